@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { isCancel, reason } from '../errors';
+import { addConnection } from './addConnection';
+import { addUniverse } from './addUniverse';
+import type { CommandContext, CommandDef } from './context';
+import { editConnection } from './editConnection';
+import { loadMore } from './loadMore';
+import { refresh } from './refresh';
+import { removeConnection } from './removeConnection';
+import { removeUniverse } from './removeUniverse';
+import { resetSandbox } from './resetSandbox';
+import { showLog } from './showLog';
+import { startSandbox } from './startSandbox';
+import { stopSandbox } from './stopSandbox';
+import { testConnection } from './testConnection';
+
+export const commands: CommandDef[] = [
+  addConnection,
+  editConnection,
+  removeConnection,
+  testConnection,
+  addUniverse,
+  removeUniverse,
+  startSandbox,
+  stopSandbox,
+  resetSandbox,
+  refresh,
+  loadMore,
+  showLog,
+];
+
+/** Registers each command through one wrapper that logs, stays silent on cancel and shows failures. */
+export function registerCommands(ctx: CommandContext, defs: CommandDef[] = commands): vscode.Disposable[] {
+  return defs.map((def) => vscode.commands.registerCommand(def.id, (...args: unknown[]) => runCommand(ctx, def, args)));
+}
+
+export async function runCommand(ctx: CommandContext, def: CommandDef, args: unknown[]): Promise<unknown> {
+  const started = Date.now();
+  ctx.log.info(`${def.id} started`);
+  try {
+    const result = await def.run(ctx, ...args);
+    ctx.log.info(`${def.id} finished in ${Date.now() - started}ms`);
+    return result;
+  } catch (error) {
+    if (isCancel(error)) {
+      ctx.log.info(`${def.id} cancelled`);
+      return undefined;
+    }
+    const message = `Failed to ${def.failure}: ${reason(error)}`;
+    ctx.log.error(message);
+    void ctx.ui.error(message, 'Show Log').then((choice) => {
+      if (choice === 'Show Log') ctx.log.show();
+    });
+    return undefined;
+  }
+}

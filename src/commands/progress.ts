@@ -1,0 +1,19 @@
+import * as vscode from 'vscode';
+
+export type Report = (message: string, increment?: number) => void;
+
+/** Runs long work under a cancellable notification; the AbortSignal follows the Cancel button. */
+export function withProgress<T>(title: string, task: (signal: AbortSignal, report: Report) => Promise<T>): Promise<T> {
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      (progress, token) => {
+        const controller = new AbortController();
+        const listener = token.onCancellationRequested(() => controller.abort());
+        return task(controller.signal, (message, increment) => progress.report({ message, increment })).finally(() =>
+          listener.dispose(),
+        );
+      },
+    ),
+  );
+}

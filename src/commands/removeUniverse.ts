@@ -1,0 +1,12 @@
+import { UniverseNode } from '../tree/universeNode';
+import type { CommandDef } from './context';
+
+export const removeUniverse: CommandDef = {
+  id: 'universeExplorer.removeUniverse',
+  failure: 'remove the universe',
+  async run(ctx, node: UniverseNode) {
+    if (!(node instanceof UniverseNode)) throw new Error('choose a universe in the Universes view');
+    const connection = node.parent.connection;
+    await ctx.connections.update({ ...connection, universes: connection.universes.filter((u) => u.id !== node.universe.id) });
+  },
+};

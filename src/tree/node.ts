@@ -1,0 +1,19 @@
+import * as vscode from 'vscode';
+import type { Connections } from '../connections';
+
+/** A node of the Universes tree: it holds data and knows how to load its children; it never prompts. */
+export interface TreeNode {
+  readonly id: string;
+  readonly parent?: TreeNode;
+  item(): vscode.TreeItem;
+  children?(): Promise<TreeNode[]>;
+  /** Forget loaded children, so the next expand loads them again. */
+  reset?(): void;
+}
+
+/** What nodes need from the extension. */
+export interface TreeContext {
+  connections: Connections;
+  refresh(node?: TreeNode): void;
+  update(node: TreeNode): void;
+}

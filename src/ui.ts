@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+
+/** Every prompt, pick and message goes through this object, so tests can answer them. */
+export interface Ui {
+  input(options: vscode.InputBoxOptions): Promise<string | undefined>;
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T[] | undefined>;
+  info(message: string, ...actions: string[]): Promise<string | undefined>;
+  warn(message: string, options: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined>;
+  error(message: string, ...actions: string[]): Promise<string | undefined>;
+  saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
+  openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined>;
+  copy(text: string): Promise<void>;
+}
+
+export const vscodeUi: Ui = {
+  input: async (options) => vscode.window.showInputBox(options),
+  pick: async (items, options) => vscode.window.showQuickPick(items, options),
+  pickMany: async (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
+  info: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
+  warn: async (message, options, ...actions) => vscode.window.showWarningMessage(message, options, ...actions),
+  error: async (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  saveDialog: async (options) => vscode.window.showSaveDialog(options),
+  openDialog: async (options) => vscode.window.showOpenDialog(options),
+  copy: async (text) => vscode.env.clipboard.writeText(text),
+};
+
+/** Thrown when the user dismisses a prompt; the command wrapper treats it as a silent cancel. */
+export class UserCancelled extends Error {
+  override name = 'UserCancelled';
+  constructor() {
+    super('Cancelled');
+  }
+}
+
+/** Returns the answer, or throws UserCancelled when the prompt was dismissed. */
+export function required<T>(answer: T | undefined): T {
+  if (answer === undefined) throw new UserCancelled();
+  return answer;
+}
