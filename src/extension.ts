@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import type { CommandContext } from './commands/context';
 import { Connections } from './connections';
+import { EntryFileSystem, EntryVersionFileSystem, entryScheme, versionScheme } from './fs/entryFileSystem';
 import { reason } from './errors';
 import { Log } from './log';
 import { Sandbox } from './sandbox';
@@ -20,8 +21,18 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const sandbox = new Sandbox(context, connections, log);
   const tree = new UniverseTree(connections);
   const view = vscode.window.createTreeView('universeExplorer.universes', { treeDataProvider: tree, showCollapseAll: true });
-  const ctx: CommandContext = { ui: vscodeUi, log, connections, tree, sandbox, extension: context };
-  context.subscriptions.push(log, connections, sandbox, tree, view, ...registerCommands(ctx));
+  const ctx = { ui: vscodeUi, log, connections, tree, sandbox, extension: context } as CommandContext;
+  ctx.entries = new EntryFileSystem(ctx);
+  context.subscriptions.push(
+    log,
+    connections,
+    sandbox,
+    tree,
+    view,
+    vscode.workspace.registerFileSystemProvider(entryScheme, ctx.entries, { isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(ctx), { isCaseSensitive: true, isReadonly: true }),
+    ...registerCommands(ctx),
+  );
   if (settings().sandboxAutoStart) {
     sandbox.start().catch((error) => log.error(`Local Sandbox did not start: ${reason(error)}`));
   }

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Connections } from '../connections';
+import type { EntryFileSystem } from '../fs/entryFileSystem';
 import type { Log } from '../log';
 import type { Sandbox } from '../sandbox';
 import type { UniverseTree } from '../tree/provider';
@@ -12,6 +13,7 @@ export interface CommandContext {
   connections: Connections;
   tree: UniverseTree;
   sandbox: Sandbox;
+  entries: EntryFileSystem;
   extension: vscode.ExtensionContext;
 }
 

@@ -5,6 +5,18 @@ import { addUniverse } from './addUniverse';
 import type { CommandContext, CommandDef } from './context';
 import { editConnection } from './editConnection';
 import { loadMore } from './loadMore';
+import { chooseScope } from './chooseScope';
+import { filterEntries } from './filterEntries';
+import { filterDataStores } from './filterDataStores';
+import { goToKey } from './goToKey';
+import { newEntry } from './newEntry';
+import { deleteEntry } from './deleteEntry';
+import { incrementEntry } from './incrementEntry';
+import { editMetadata } from './editMetadata';
+import { copyKey } from './copyKey';
+import { copyVersion } from './copyVersion';
+import { compareVersion } from './compareVersion';
+import { restoreVersion } from './restoreVersion';
 import { refresh } from './refresh';
 import { removeConnection } from './removeConnection';
 import { removeUniverse } from './removeUniverse';
@@ -27,6 +39,18 @@ export const commands: CommandDef[] = [
   refresh,
   loadMore,
   showLog,
+  chooseScope,
+  filterEntries,
+  filterDataStores,
+  goToKey,
+  newEntry,
+  deleteEntry,
+  incrementEntry,
+  editMetadata,
+  copyKey,
+  copyVersion,
+  compareVersion,
+  restoreVersion,
 ];
 
 /** Registers each command through one wrapper that logs, stays silent on cancel and shows failures. */

@@ -9,6 +9,8 @@ export interface TreeNode {
   children?(): Promise<TreeNode[]>;
   /** Forget loaded children, so the next expand loads them again. */
   reset?(): void;
+  /** A tooltip that needs a request, loaded when the user hovers. */
+  resolveTooltip?(signal: AbortSignal): Promise<string>;
 }
 
 /** What nodes need from the extension. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Connection, Connections } from '../connections';
-import { isCancel } from '../errors';
+import { isCancel, reason } from '../errors';
 import { ConnectionNode } from './connectionNode';
 import { ErrorNode } from './errorNode';
 import type { TreeContext, TreeNode } from './node';
@@ -30,6 +30,14 @@ export class UniverseTree implements vscode.TreeDataProvider<TreeNode>, TreeCont
       if (isCancel(error)) return [];
       return [new ErrorNode(node, error)];
     }
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, node: TreeNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (!node.resolveTooltip || item.tooltip) return item;
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    item.tooltip = await node.resolveTooltip(controller.signal).catch((error) => `Couldn't load details: ${reason(error)}`);
+    return item;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {

@@ -1,0 +1,33 @@
+import { allScopes } from '../tree/dataStoreNode';
+import { required } from '../ui';
+import type { CommandDef } from './context';
+import { asDataStore } from './nodes';
+
+export const chooseScope: CommandDef = {
+  id: 'universeExplorer.chooseScope',
+  failure: 'choose the scope',
+  async run(ctx, node: unknown) {
+    const store = asDataStore(node);
+    const picked = required(
+      await ctx.ui.pick(
+        [
+          { label: 'global', value: 'global' },
+          { label: 'All scopes', value: allScopes },
+          { label: 'Other scope…', value: '' },
+        ],
+        { title: `Scope of ${store.store.name}` },
+      ),
+    );
+    const scope =
+      picked.value ||
+      required(
+        await ctx.ui.input({
+          title: 'Scope',
+          value: store.scope === allScopes ? '' : store.scope,
+          validateInput: (v) => (v && Buffer.byteLength(v) <= 50 ? undefined : 'A scope has 1 to 50 bytes.'),
+        }),
+      );
+    store.scope = scope;
+    ctx.tree.refresh(store);
+  },
+};

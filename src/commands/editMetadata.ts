@@ -1,0 +1,64 @@
+import { formatJson } from '../json';
+import { required } from '../ui';
+import type { CommandDef } from './context';
+import { asEntry, checkWritable } from './nodes';
+
+function parseUserIds(text: string): number[] {
+  const ids = text.split(',').map((p) => p.trim()).filter(Boolean);
+  if (ids.length > 4) throw new Error('At most 4 user ids.');
+  return ids.map((id) => {
+    if (!/^\d{1,19}$/.test(id) || !Number.isSafeInteger(Number(id))) throw new Error(`"${id}" is not a user id.`);
+    return Number(id);
+  });
+}
+
+function checkAttributes(text: string): string | undefined {
+  try {
+    formatJson(text);
+    const value: unknown = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return 'Attributes are a JSON object, e.g. {"tag": "x"}.';
+    if (Buffer.byteLength(JSON.stringify(value)) > 300) return 'Attributes take at most 300 bytes.';
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+export const editMetadata: CommandDef = {
+  id: 'universeExplorer.editMetadata',
+  failure: 'edit attributes and user ids',
+  async run(ctx, node: unknown) {
+    const entry = asEntry(node);
+    checkWritable(entry.parent.readOnly, entry.parent.universeId);
+    const client = await ctx.connections.client(entry.parent.connectionId);
+    const current = await client.datastores.getEntry(entry.request);
+    const attributesText = required(
+      await ctx.ui.input({ title: `Attributes of ${entry.entry.key}`, value: JSON.stringify(current.attributes), validateInput: checkAttributes }),
+    );
+    const userIdsText = required(
+      await ctx.ui.input({
+        title: `User ids of ${entry.entry.key}`,
+        value: current.userIds.join(', '),
+        prompt: 'Up to 4 user ids separated by commas',
+        validateInput: (v) => {
+          try {
+            parseUserIds(v);
+            return undefined;
+          } catch (error) {
+            return (error as Error).message;
+          }
+        },
+      }),
+    );
+    const written = await client.datastores.setEntry({
+      ...entry.request,
+      raw: current.raw,
+      matchVersion: current.version,
+      attributes: JSON.parse(attributesText) as Record<string, unknown>,
+      userIds: parseUserIds(userIdsText),
+    });
+    await ctx.entries.reload(entry.uri).catch(() => undefined);
+    ctx.tree.refresh(entry);
+    return written;
+  },
+};
