@@ -1,0 +1,314 @@
+// Assets (v1): create and update by multipart upload, read, archive, versions and long-running operations.
+import { createReadStream, promises as fsp } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import FormData from 'form-data';
+import { OperationFailedError, OperationTimeoutError } from './errors';
+import { jsonBody, seg, sleep, type CallOptions, type StreamBody, type Transport } from './http';
+import { paginate } from './paging';
+import {
+  AssetSchema,
+  AssetVersionSchema,
+  ListAssetVersionsSchema,
+  OperationSchema,
+  updateAssetResultSchema,
+  type Asset,
+  type AssetVersion,
+  type Operation,
+} from './schemas';
+
+export type AssetType = 'Audio' | 'Decal' | 'Image' | 'Model' | 'Animation' | 'Video';
+
+/** Media type of `fileContent` by file extension (reference §4.2). */
+export const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  bmp: 'image/bmp',
+  tga: 'image/tga',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+  fbx: 'model/fbx',
+  gltf: 'model/gltf+json',
+  glb: 'model/gltf-binary',
+  rbxm: 'model/x-rbxm',
+  rbxmx: 'model/x-rbxm',
+  mp4: 'video/mp4',
+  mov: 'video/mov',
+};
+
+const ASSET_TYPES_BY_MEDIA_TYPE: Readonly<Record<string, readonly AssetType[]>> = {
+  image: ['Decal', 'Image'],
+  audio: ['Audio'],
+  video: ['Video'],
+  'model/x-rbxm': ['Model', 'Animation'],
+  model: ['Model'],
+};
+
+function extensionOf(fileName: string): string {
+  return extname(fileName).slice(1).toLowerCase();
+}
+
+/** The media type for a file name, from its extension; undefined when the extension is not uploadable. */
+export function mediaTypeFor(fileName: string): string | undefined {
+  return MEDIA_TYPES[extensionOf(fileName)];
+}
+
+/** The asset types a file can be uploaded as (an image can be a Decal or an Image); empty when none. */
+export function assetTypesFor(fileName: string): AssetType[] {
+  const mediaType = mediaTypeFor(fileName);
+  if (!mediaType) return [];
+  const types = ASSET_TYPES_BY_MEDIA_TYPE[mediaType] ?? ASSET_TYPES_BY_MEDIA_TYPE[mediaType.split('/')[0]];
+  return [...(types ?? [])];
+}
+
+export interface Creator {
+  userId?: string | number;
+  groupId?: string | number;
+}
+
+export interface CreateAssetRequest {
+  assetType: AssetType | string;
+  displayName: string;
+  description: string;
+  creationContext: { creator: Creator; expectedPrice?: number };
+}
+
+export interface UpdateAssetRequest {
+  displayName?: string;
+  description?: string;
+  icon?: string;
+  previews?: { asset: string; altText?: string }[];
+  creationContext?: { expectedPrice?: number };
+  /** `twitchSocialLink`, `githubSocialLink`, ... */
+  [socialLink: `${string}SocialLink`]: { title?: string; uri: string } | undefined;
+}
+
+/** A file from disk (streamed, exact content-length), or a stream the caller owns. */
+export type AssetFile =
+  | { path: string; contentType?: string; filename?: string }
+  | { stream: Readable; contentType: string; filename: string; size?: number };
+
+export interface WaitOptions extends CallOptions {
+  /** Default 5 minutes. */
+  timeoutMs?: number;
+  /** First pause between polls, doubled after each poll. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Cap of the pause between polls. Default 8 s. */
+  maxDelayMs?: number;
+  onProgress?: (op: Operation, attempt: number) => void;
+}
+
+/** A multipart body with a JSON `request` part and a streamed `fileContent` part; the file is never read whole. */
+async function multipart(request: object, file: AssetFile | undefined): Promise<StreamBody> {
+  const form = new FormData();
+  form.append('request', JSON.stringify(request));
+  let source: Readable | undefined;
+  let knownLength = true;
+  if (file && 'path' in file) {
+    const { size } = await fsp.stat(file.path);
+    source = createReadStream(file.path);
+    form.append('fileContent', source, {
+      filename: file.filename ?? basename(file.path),
+      contentType: file.contentType ?? mediaTypeFor(file.path) ?? 'application/octet-stream',
+      knownLength: size,
+    });
+  } else if (file) {
+    source = file.stream;
+    knownLength = file.size !== undefined;
+    form.append('fileContent', source, { filename: file.filename, contentType: file.contentType, knownLength: file.size });
+  }
+  const headers: Record<string, string> = { ...form.getHeaders() };
+  if (knownLength) headers['content-length'] = String(form.getLengthSync());
+  const stream = new PassThrough();
+  form.on('error', (err: Error) => stream.destroy(err));
+  form.pipe(stream);
+  return { stream, headers, dispose: () => source?.destroy() };
+}
+
+function operationIdOf(pathOrId: string): string {
+  return pathOrId.split('/').pop() ?? pathOrId;
+}
+
+export class AssetsApi {
+  constructor(private readonly http: Transport) {}
+
+  private assetPath(assetId: string | number, rest = ''): string {
+    return `/assets/v1/assets/${seg(assetId)}${rest}`;
+  }
+
+  /** Never retried: a repeat would upload a second asset. */
+  async create(args: { request: CreateAssetRequest; file: AssetFile }, opts: CallOptions = {}): Promise<Operation> {
+    return this.http.json(
+      {
+        method: 'POST',
+        path: '/assets/v1/assets',
+        body: () => multipart(args.request, args.file),
+        idempotent: false,
+        signal: opts.signal,
+      },
+      OperationSchema,
+    );
+  }
+
+  async get(args: { assetId: string | number; readMask?: string }, opts: CallOptions = {}): Promise<Asset> {
+    return this.http.json(
+      {
+        method: 'GET',
+        path: this.assetPath(args.assetId),
+        query: { readMask: args.readMask },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      AssetSchema,
+    );
+  }
+
+  /** Metadata-only updates are retried; a content update (with a file) is not. A bare-asset answer comes back as a done Operation. */
+  async update(
+    args: { assetId: string | number; request: UpdateAssetRequest; updateMask?: string; file?: AssetFile },
+    opts: CallOptions = {},
+  ): Promise<Operation> {
+    const assetId = String(args.assetId);
+    const spec = {
+      method: 'PATCH' as const,
+      path: this.assetPath(assetId),
+      query: { updateMask: args.updateMask },
+      body: () => multipart({ ...args.request, assetId }, args.file),
+      idempotent: args.file === undefined,
+      signal: opts.signal,
+    };
+    const res = await this.http.request(spec);
+    return this.http.parse(spec, res, updateAssetResultSchema(assetId));
+  }
+
+  async archive(args: { assetId: string | number }, opts: CallOptions = {}): Promise<Asset> {
+    return this.stateChange(args.assetId, ':archive', opts);
+  }
+
+  async restore(args: { assetId: string | number }, opts: CallOptions = {}): Promise<Asset> {
+    return this.stateChange(args.assetId, ':restore', opts);
+  }
+
+  private stateChange(assetId: string | number, verb: string, opts: CallOptions): Promise<Asset> {
+    return this.http.json(
+      {
+        method: 'POST',
+        path: this.assetPath(assetId, verb),
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.alloc(0),
+        idempotent: true,
+        signal: opts.signal,
+      },
+      AssetSchema,
+    );
+  }
+
+  async getVersion(
+    args: { assetId: string | number; versionNumber: string | number },
+    opts: CallOptions = {},
+  ): Promise<AssetVersion> {
+    return this.http.json(
+      {
+        method: 'GET',
+        path: this.assetPath(args.assetId, `/versions/${seg(args.versionNumber)}`),
+        idempotent: true,
+        signal: opts.signal,
+      },
+      AssetVersionSchema,
+    );
+  }
+
+  async listVersions(
+    args: { assetId: string | number; maxPageSize?: number; pageToken?: string },
+    opts: CallOptions = {},
+  ): Promise<{ assetVersions: AssetVersion[]; nextPageToken?: string }> {
+    const page = await this.http.json(
+      {
+        method: 'GET',
+        path: this.assetPath(args.assetId, '/versions'),
+        query: { maxPageSize: args.maxPageSize, pageToken: args.pageToken },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      ListAssetVersionsSchema,
+    );
+    return { assetVersions: page.assetVersions, nextPageToken: page.nextPageToken };
+  }
+
+  listAllVersions(
+    args: { assetId: string | number; maxPageSize?: number },
+    opts: CallOptions = {},
+  ): AsyncGenerator<AssetVersion> {
+    return paginate(async (pageToken) => {
+      const page = await this.listVersions({ ...args, pageToken }, opts);
+      return { items: page.assetVersions, next: page.nextPageToken };
+    });
+  }
+
+  async rollback(
+    args: { assetId: string | number; versionNumber: string | number },
+    opts: CallOptions = {},
+  ): Promise<AssetVersion> {
+    return this.http.json(
+      {
+        method: 'POST',
+        path: this.assetPath(args.assetId, '/versions:rollback'),
+        ...jsonBody({ assetVersion: `assets/${args.assetId}/versions/${args.versionNumber}` }),
+        idempotent: true,
+        signal: opts.signal,
+      },
+      AssetVersionSchema,
+    );
+  }
+
+  /** `operationId` may be the bare id or the Operation's `path` (`operations/<id>`). */
+  async getOperation(args: { operationId: string }, opts: CallOptions = {}): Promise<Operation> {
+    return this.http.json(
+      {
+        method: 'GET',
+        path: `/assets/v1/operations/${seg(operationIdOf(args.operationId))}`,
+        idempotent: true,
+        signal: opts.signal,
+      },
+      OperationSchema,
+    );
+  }
+
+  /**
+   * Polls until the operation is done, pausing `initialDelayMs` and doubling up to `maxDelayMs`.
+   * Rejects with OperationFailedError when it finished with an error, OperationTimeoutError after `timeoutMs`.
+   */
+  async waitForOperation(operationOrId: Operation | string, options: WaitOptions = {}): Promise<Operation> {
+    const { signal, timeoutMs = 300_000, initialDelayMs = 500, maxDelayMs = 8_000, onProgress } = options;
+    const id = typeof operationOrId === 'string' ? operationIdOf(operationOrId) : operationOrId.operationId;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const until = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+    let attempt = 0;
+    let op = typeof operationOrId === 'string' ? undefined : operationOrId;
+    const poll = async (): Promise<Operation> => {
+      op = await this.getOperation({ operationId: id }, { signal: until });
+      onProgress?.(op, ++attempt);
+      return op;
+    };
+    try {
+      let current = op ?? (await poll());
+      for (let delay = initialDelayMs; !current.done; delay = Math.min(delay * 2, maxDelayMs)) {
+        await sleep(delay, until);
+        current = await poll();
+      }
+      if (current.error) throw new OperationFailedError(current.path, current.error);
+      return current;
+    } catch (err) {
+      if (deadline.signal.aborted && !signal?.aborted) {
+        throw new OperationTimeoutError(op?.path ?? `operations/${id}`, timeoutMs, op);
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

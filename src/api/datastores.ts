@@ -1,0 +1,279 @@
+// Standard data stores (v1): data stores, entries, entry versions.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { NotFoundError } from './errors';
+import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
+import { paginate } from './paging';
+import {
+  entryMetadataFromHeaders,
+  EntryVersionSchema,
+  ListDataStoresSchema,
+  ListEntriesSchema,
+  ListEntryVersionsSchema,
+  type DataStore,
+  type EntryMetadata,
+  type EntryVersion,
+} from './schemas';
+
+/** An entry as read: the stored JSON value, its exact bytes, and its metadata from the headers. */
+export interface Entry extends EntryMetadata {
+  value: unknown;
+  raw: Buffer;
+}
+
+export interface EntryKey {
+  scope: string;
+  key: string;
+}
+
+interface UniverseArgs {
+  universeId: number | string;
+}
+
+export interface ListDataStoresArgs extends UniverseArgs {
+  prefix?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+interface StoreArgs extends UniverseArgs {
+  datastoreName: string;
+  scope?: string;
+}
+
+export interface ListEntriesArgs extends StoreArgs {
+  allScopes?: boolean;
+  prefix?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface EntryArgs extends StoreArgs {
+  entryKey: string;
+}
+
+interface EntryMetadataInput {
+  attributes?: Record<string, unknown>;
+  userIds?: number[];
+}
+
+export interface SetEntryArgs extends EntryArgs, EntryMetadataInput {
+  value?: unknown;
+  /** Exact JSON bytes to send instead of `value`. */
+  raw?: string | Buffer;
+  matchVersion?: string;
+  exclusiveCreate?: boolean;
+}
+
+export interface IncrementEntryArgs extends EntryArgs, EntryMetadataInput {
+  incrementBy: number;
+}
+
+export interface ListEntryVersionsArgs extends EntryArgs {
+  startTime?: string;
+  endTime?: string;
+  sortOrder?: 'Ascending' | 'Descending';
+  limit?: number;
+  cursor?: string;
+}
+
+/** JSON for a header: non-ASCII escaped as \uXXXX so the value stays a valid header and the same JSON. */
+function jsonHeaderValue(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const anyJson = z.unknown();
+
+export class DataStoresApi {
+  constructor(private readonly http: Transport) {}
+
+  private path(universeId: number | string, rest = ''): string {
+    return `/datastores/v1/universes/${seg(universeId)}/standard-datastores${rest}`;
+  }
+
+  private entryQuery(args: EntryArgs): Record<string, string | undefined> {
+    return { datastoreName: args.datastoreName, entryKey: args.entryKey, scope: args.scope };
+  }
+
+  private metadataHeaders(args: EntryMetadataInput): Record<string, string> {
+    const prefix = this.http.entryHeaderPrefix;
+    return {
+      ...(args.attributes === undefined ? {} : { [`${prefix}-entry-attributes`]: jsonHeaderValue(args.attributes) }),
+      ...(args.userIds === undefined ? {} : { [`${prefix}-entry-userids`]: jsonHeaderValue(args.userIds) }),
+    };
+  }
+
+  /** Get Entry, Get Entry Version and Increment answer with the value as the body and metadata in headers. */
+  private async readEntry(spec: RequestSpec): Promise<Entry> {
+    const res = await this.http.request(spec);
+    if (res.status === 204) {
+      throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
+    }
+    const value = this.http.parse(spec, res, anyJson);
+    return { value, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
+  }
+
+  async listDataStores(
+    args: ListDataStoresArgs,
+    opts: CallOptions = {},
+  ): Promise<{ datastores: DataStore[]; nextPageCursor?: string }> {
+    const page = await this.http.json(
+      {
+        method: 'GET',
+        path: this.path(args.universeId),
+        query: { prefix: args.prefix, limit: args.limit, cursor: args.cursor },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      ListDataStoresSchema,
+    );
+    return { datastores: page.datastores, nextPageCursor: page.nextPageCursor };
+  }
+
+  listAllDataStores(args: Omit<ListDataStoresArgs, 'cursor'>, opts: CallOptions = {}): AsyncGenerator<DataStore> {
+    return paginate(async (cursor) => {
+      const page = await this.listDataStores({ ...args, cursor }, opts);
+      return { items: page.datastores, next: page.nextPageCursor };
+    });
+  }
+
+  async listEntries(
+    args: ListEntriesArgs,
+    opts: CallOptions = {},
+  ): Promise<{ keys: EntryKey[]; nextPageCursor?: string }> {
+    const page = await this.http.json(
+      {
+        method: 'GET',
+        path: this.path(args.universeId, '/datastore/entries'),
+        query: {
+          datastoreName: args.datastoreName,
+          scope: args.scope,
+          allScopes: args.allScopes || undefined,
+          prefix: args.prefix,
+          cursor: args.cursor,
+          limit: args.limit,
+        },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      ListEntriesSchema,
+    );
+    const defaultScope = args.scope ?? 'global';
+    return {
+      keys: page.keys.map((k) => ({ scope: k.scope ?? defaultScope, key: k.key })),
+      nextPageCursor: page.nextPageCursor,
+    };
+  }
+
+  listAllEntries(args: Omit<ListEntriesArgs, 'cursor'>, opts: CallOptions = {}): AsyncGenerator<EntryKey> {
+    return paginate(async (cursor) => {
+      const page = await this.listEntries({ ...args, cursor }, opts);
+      return { items: page.keys, next: page.nextPageCursor };
+    });
+  }
+
+  async getEntry(args: EntryArgs, opts: CallOptions = {}): Promise<Entry> {
+    return this.readEntry({
+      method: 'GET',
+      path: this.path(args.universeId, '/datastore/entries/entry'),
+      query: this.entryQuery(args),
+      idempotent: true,
+      signal: opts.signal,
+    });
+  }
+
+  /** Sends `raw` byte for byte when given, else JSON of `value`. Retried only with matchVersion (a repeat cannot apply twice). */
+  async setEntry(args: SetEntryArgs, opts: CallOptions = {}): Promise<EntryVersion> {
+    if (args.raw === undefined && args.value === undefined) {
+      throw new TypeError('setEntry needs a value or raw JSON bytes');
+    }
+    const body = args.raw === undefined ? Buffer.from(JSON.stringify(args.value), 'utf8') : Buffer.from(args.raw);
+    return this.http.json(
+      {
+        method: 'POST',
+        path: this.path(args.universeId, '/datastore/entries/entry'),
+        query: {
+          ...this.entryQuery(args),
+          matchVersion: args.matchVersion,
+          exclusiveCreate: args.exclusiveCreate,
+        },
+        headers: {
+          'content-type': 'application/json',
+          'content-md5': createHash('md5').update(body).digest('base64'),
+          ...this.metadataHeaders(args),
+        },
+        body,
+        idempotent: args.matchVersion !== undefined,
+        signal: opts.signal,
+      },
+      EntryVersionSchema,
+    );
+  }
+
+  async deleteEntry(args: EntryArgs, opts: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      method: 'DELETE',
+      path: this.path(args.universeId, '/datastore/entries/entry'),
+      query: this.entryQuery(args),
+      idempotent: true,
+      signal: opts.signal,
+    });
+  }
+
+  /** Never retried: a repeat after a lost answer would add twice. */
+  async incrementEntry(args: IncrementEntryArgs, opts: CallOptions = {}): Promise<Entry> {
+    return this.readEntry({
+      method: 'POST',
+      path: this.path(args.universeId, '/datastore/entries/entry/increment'),
+      query: { ...this.entryQuery(args), incrementBy: args.incrementBy },
+      headers: this.metadataHeaders(args),
+      body: Buffer.alloc(0),
+      idempotent: false,
+      signal: opts.signal,
+    });
+  }
+
+  async getEntryVersion(args: EntryArgs & { versionId: string }, opts: CallOptions = {}): Promise<Entry> {
+    return this.readEntry({
+      method: 'GET',
+      path: this.path(args.universeId, '/datastore/entries/entry/versions/version'),
+      query: { ...this.entryQuery(args), versionId: args.versionId },
+      idempotent: true,
+      signal: opts.signal,
+    });
+  }
+
+  async listEntryVersions(
+    args: ListEntryVersionsArgs,
+    opts: CallOptions = {},
+  ): Promise<{ versions: EntryVersion[]; nextPageCursor?: string }> {
+    const page = await this.http.json(
+      {
+        method: 'GET',
+        path: this.path(args.universeId, '/datastore/entries/entry/versions'),
+        query: {
+          ...this.entryQuery(args),
+          startTime: args.startTime,
+          endTime: args.endTime,
+          sortOrder: args.sortOrder,
+          limit: args.limit,
+          cursor: args.cursor,
+        },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      ListEntryVersionsSchema,
+    );
+    return { versions: page.versions, nextPageCursor: page.nextPageCursor };
+  }
+
+  listAllEntryVersions(
+    args: Omit<ListEntryVersionsArgs, 'cursor'>,
+    opts: CallOptions = {},
+  ): AsyncGenerator<EntryVersion> {
+    return paginate(async (cursor) => {
+      const page = await this.listEntryVersions({ ...args, cursor }, opts);
+      return { items: page.versions, next: page.nextPageCursor };
+    });
+  }
+}

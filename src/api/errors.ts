@@ -1,0 +1,179 @@
+// Typed errors of the client. Every failure the client reports is one of these (or an AbortError).
+import type { EntryMetadata, OperationStatus } from './schemas';
+
+export interface ApiErrorInit {
+  status?: number;
+  code?: string;
+  details?: unknown;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status?: number;
+  /** Service code: datastoreErrorCode, cloud v2 code, gateway code, ... */
+  readonly code?: string;
+  readonly details?: unknown;
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, init: ApiErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export class InvalidArgumentError extends ApiError {
+  override name = 'InvalidArgumentError';
+}
+export class AuthError extends ApiError {
+  override name = 'AuthError';
+}
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+export class RateLimitedError extends ApiError {
+  override name = 'RateLimitedError';
+}
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+export class NetworkError extends ApiError {
+  override name = 'NetworkError';
+}
+export class TimeoutError extends ApiError {
+  override name = 'TimeoutError';
+}
+
+/** 412 from Set Entry: matchVersion did not match, or exclusiveCreate hit an existing key. */
+export class PreconditionFailedError extends ApiError {
+  override name = 'PreconditionFailedError';
+  /** The current entry's metadata, when the service sent its headers. */
+  current?: EntryMetadata;
+}
+
+/** A response whose body does not have the shape the client expects. */
+export class ResponseShapeError extends ApiError {
+  override name = 'ResponseShapeError';
+  /** Path of the offending field, e.g. `datastores[0].name`. */
+  readonly field: string;
+  constructor(message: string, field: string, init: ApiErrorInit = {}) {
+    super(message, init);
+    this.field = field;
+  }
+}
+
+export class OperationFailedError extends ApiError {
+  override name = 'OperationFailedError';
+  readonly operationStatus: OperationStatus;
+  constructor(operationPath: string, status: OperationStatus) {
+    super(`Operation ${operationPath} failed: ${status.message} (code ${status.code})`, {
+      code: String(status.code),
+      details: status.details,
+    });
+    this.operationStatus = status;
+  }
+}
+
+export class OperationTimeoutError extends ApiError {
+  override name = 'OperationTimeoutError';
+  /** The last state seen, when a poll succeeded before the deadline. */
+  readonly lastSeen?: unknown;
+  constructor(operationPath: string, timeoutMs: number, lastSeen?: unknown) {
+    super(`Operation ${operationPath} was not done after ${timeoutMs} ms`);
+    this.lastSeen = lastSeen;
+  }
+}
+
+const CLASS_BY_STATUS: Record<number, typeof ApiError> = {
+  400: InvalidArgumentError,
+  401: AuthError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  412: PreconditionFailedError,
+  429: RateLimitedError,
+};
+
+export function errorClassFor(status: number): typeof ApiError {
+  return CLASS_BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
+}
+
+/** The error an aborted call rejects with: the signal's reason when it is an AbortError, else a new one. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  const err = new Error('The operation was aborted', { cause: reason });
+  err.name = 'AbortError';
+  return err;
+}
+
+export interface ErrorBody {
+  message?: string;
+  code?: string;
+  details?: unknown;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+
+/**
+ * Reads the message and service code out of any of the error body families the service uses:
+ * data stores `{error, message, errorDetails:[{datastoreErrorCode}]}`, cloud v2 `{code, message, details}`,
+ * gateway `{errors:[{code, message}]}`, assets `{code, message}` or ASP.NET `{errors:{field:[msgs]}, title}`,
+ * and plain text.
+ */
+export function parseErrorBody(body: Buffer): ErrorBody {
+  const text = body.toString('utf8').trim();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { message: text ? text.slice(0, 300) : undefined };
+  }
+  if (!isRecord(json)) return { message: typeof json === 'string' ? json : undefined };
+
+  if (Array.isArray(json.errorDetails) || typeof json.error === 'string') {
+    const detail = (json.errorDetails as unknown[] | undefined)?.find(
+      (d) => isRecord(d) && typeof d.datastoreErrorCode === 'string',
+    ) as Record<string, unknown> | undefined;
+    return {
+      message: str(json.message),
+      code: str(detail?.datastoreErrorCode) ?? str(json.error) ?? str(json.code),
+      details: json.errorDetails,
+    };
+  }
+  if (Array.isArray(json.errors)) {
+    const items = json.errors.filter(isRecord);
+    const messages = items.map((e) => str(e.message)).filter((m): m is string => !!m);
+    return { message: messages.join('; ') || undefined, code: str(items[0]?.code), details: json.errors };
+  }
+  if (isRecord(json.errors)) {
+    const fields = Object.entries(json.errors).map(
+      ([field, msgs]) => `${field}: ${Array.isArray(msgs) ? msgs.join(' ') : String(msgs)}`,
+    );
+    const title = str(json.title);
+    return {
+      message: [title, ...fields].filter(Boolean).join(' ') || undefined,
+      details: json.errors,
+    };
+  }
+  return {
+    message: str(json.message) ?? str(json.title),
+    code: str(json.code),
+    details: json.details,
+  };
+}

@@ -1,0 +1,150 @@
+// User restrictions (cloud v2): list, get, update and the audit log.
+import { randomUUID } from 'node:crypto';
+import { jsonBody, seg, type CallOptions, type Transport } from './http';
+import { paginate } from './paging';
+import {
+  ListRestrictionLogsSchema,
+  ListUserRestrictionsSchema,
+  UserRestrictionSchema,
+  type RestrictionLog,
+  type UserRestriction,
+} from './schemas';
+
+export interface GameJoinRestrictionInput {
+  active: boolean;
+  /** `<seconds>s`, or a number of seconds; absent or null means permanent. */
+  duration?: string | number | null;
+  privateReason?: string;
+  displayReason?: string;
+  excludeAltAccounts?: boolean;
+}
+
+export interface IdempotencyKey {
+  key: string;
+  /** RFC 3339 time the request was first sent. */
+  firstSent: string;
+}
+
+interface Where {
+  universeId: number | string;
+  placeId?: number | string;
+}
+
+export interface ListRestrictionsArgs extends Where {
+  maxPageSize?: number;
+  pageToken?: string;
+}
+
+export interface ListLogsArgs {
+  universeId: number | string;
+  /** A user id, or `users/<id>`. */
+  user?: number | string;
+  /** A place id, or `places/<id>`. */
+  place?: number | string;
+  maxPageSize?: number;
+  pageToken?: string;
+}
+
+export interface UpdateRestrictionArgs extends Where {
+  userId: number | string;
+  gameJoinRestriction: GameJoinRestrictionInput;
+  updateMask?: string;
+  idempotencyKey?: IdempotencyKey;
+}
+
+function resourceName(collection: string, id: number | string): string {
+  const s = String(id);
+  return s.startsWith(`${collection}/`) ? s : `${collection}/${s}`;
+}
+
+function logFilter(args: ListLogsArgs): string | undefined {
+  const clauses: string[] = [];
+  if (args.user !== undefined) clauses.push(`user == '${resourceName('users', args.user)}'`);
+  if (args.place !== undefined) clauses.push(`place == '${resourceName('places', args.place)}'`);
+  return clauses.length ? clauses.join(' && ') : undefined;
+}
+
+export class RestrictionsApi {
+  constructor(private readonly http: Transport) {}
+
+  private collection({ universeId, placeId }: Where): string {
+    const place = placeId === undefined ? '' : `/places/${seg(placeId)}`;
+    return `/cloud/v2/universes/${seg(universeId)}${place}/user-restrictions`;
+  }
+
+  async list(
+    args: ListRestrictionsArgs,
+    opts: CallOptions = {},
+  ): Promise<{ userRestrictions: UserRestriction[]; nextPageToken?: string }> {
+    const page = await this.http.json(
+      {
+        method: 'GET',
+        path: this.collection(args),
+        query: { maxPageSize: args.maxPageSize, pageToken: args.pageToken },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      ListUserRestrictionsSchema,
+    );
+    return { userRestrictions: page.userRestrictions, nextPageToken: page.nextPageToken };
+  }
+
+  listAll(args: Omit<ListRestrictionsArgs, 'pageToken'>, opts: CallOptions = {}): AsyncGenerator<UserRestriction> {
+    return paginate(async (pageToken) => {
+      const page = await this.list({ ...args, pageToken }, opts);
+      return { items: page.userRestrictions, next: page.nextPageToken };
+    });
+  }
+
+  async get(args: Where & { userId: number | string }, opts: CallOptions = {}): Promise<UserRestriction> {
+    return this.http.json(
+      { method: 'GET', path: `${this.collection(args)}/${seg(args.userId)}`, idempotent: true, signal: opts.signal },
+      UserRestrictionSchema,
+    );
+  }
+
+  /** The idempotency key (generated when absent) makes the PATCH safe to retry: every attempt sends the same one. */
+  async update(args: UpdateRestrictionArgs, opts: CallOptions = {}): Promise<UserRestriction> {
+    const key = args.idempotencyKey ?? { key: randomUUID(), firstSent: new Date().toISOString() };
+    const { duration, ...rest } = args.gameJoinRestriction;
+    const gameJoinRestriction = {
+      ...rest,
+      ...(duration === undefined ? {} : { duration: typeof duration === 'number' ? `${duration}s` : duration }),
+    };
+    return this.http.json(
+      {
+        method: 'PATCH',
+        path: `${this.collection(args)}/${seg(args.userId)}`,
+        query: { updateMask: args.updateMask, 'idempotencyKey.key': key.key, 'idempotencyKey.firstSent': key.firstSent },
+        ...jsonBody({ gameJoinRestriction }),
+        idempotent: true,
+        signal: opts.signal,
+      },
+      UserRestrictionSchema,
+    );
+  }
+
+  async listLogs(
+    args: ListLogsArgs,
+    opts: CallOptions = {},
+  ): Promise<{ logs: RestrictionLog[]; nextPageToken?: string }> {
+    const page = await this.http.json(
+      {
+        method: 'GET',
+        path: `/cloud/v2/universes/${seg(args.universeId)}/user-restrictions:listLogs`,
+        query: { maxPageSize: args.maxPageSize, pageToken: args.pageToken, filter: logFilter(args) },
+        idempotent: true,
+        signal: opts.signal,
+      },
+      ListRestrictionLogsSchema,
+    );
+    return { logs: page.logs, nextPageToken: page.nextPageToken };
+  }
+
+  listAllLogs(args: Omit<ListLogsArgs, 'pageToken'>, opts: CallOptions = {}): AsyncGenerator<RestrictionLog> {
+    return paginate(async (pageToken) => {
+      const page = await this.listLogs({ ...args, pageToken }, opts);
+      return { items: page.logs, next: page.nextPageToken };
+    });
+  }
+}
