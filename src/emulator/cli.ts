@@ -1,0 +1,130 @@
+// node dist/emulator.js [options]: the command-line front of the emulator (contract in design.md). The bundle also
+// exports startEmulator, so the extension can require it and run the same emulator in its own process.
+import * as fs from 'node:fs';
+import { SANDBOX_KEY, startEmulator, type EmulatorKey, type EmulatorOptions } from './server';
+
+export { startEmulator } from './server';
+export type { EmulatorKey, EmulatorOptions, RunningEmulator } from './server';
+
+const HELP = `Usage: node dist/emulator.js [options]
+
+A local emulator of the Open API (user restrictions, standard data stores, assets).
+
+  --host <addr>                 default 127.0.0.1
+  --port <n>                    default 8787; 0 picks a free port
+  --data <dir>                  keep state in this folder across restarts (default: in memory)
+  --api-key <key>               repeatable; a key with every scope on every universe
+  --config <file.json>          {"apiKeys":[{"key":"...","scopes":["..."],"universes":[1234],"userId":1}]}
+  --entry-header-prefix <word>  default platform (headers platform-entry-version, ...)
+  --seed demo                   load the demo universe 123456
+  --rate-limits                 enforce the documented limits, answering 429 with retry-after
+  --rate-limit-scale <x>        multiply those limits by x (default 1)
+  --operation-delay <ms>        how long an asset operation stays pending (default 0)
+  --control                     enable the /_emulator/* test endpoints (faults, request log, reset)
+  --help                        show this help
+
+Without --api-key or --config, the single key "${SANDBOX_KEY}" (every scope) is accepted.
+Prints "listening on http://<host>:<port>" when ready; stops on SIGINT or SIGTERM.
+`;
+
+class UsageError extends Error {}
+
+const number = (flag: string, v: string, check: (n: number) => boolean): number => {
+  const n = Number(v);
+  if (v.trim() === '' || !check(n)) throw new UsageError(`${flag}: invalid value "${v}"`);
+  return n;
+};
+
+function readConfig(file: string): EmulatorKey[] {
+  let config: unknown;
+  try {
+    config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--config: cannot read ${file}: ${(err as Error).message}`);
+  }
+  const keys = (config as { apiKeys?: unknown })?.apiKeys;
+  const isKey = (k: unknown): k is EmulatorKey => {
+    const o = k as Record<string, unknown>;
+    return (
+      typeof o === 'object' && o !== null && typeof o.key === 'string' && o.key !== '' &&
+      (o.scopes === undefined || (Array.isArray(o.scopes) && o.scopes.every((s) => typeof s === 'string'))) &&
+      (o.universes === undefined || (Array.isArray(o.universes) && o.universes.every((u) => Number.isSafeInteger(u)))) &&
+      (o.userId === undefined || Number.isSafeInteger(o.userId))
+    );
+  };
+  if (!Array.isArray(keys) || !keys.every(isKey)) {
+    throw new UsageError(`--config: ${file} must hold {"apiKeys":[{"key":"...","scopes":[...],"universes":[...]}]}`);
+  }
+  return keys;
+}
+
+/** Options from the command line; undefined for --help. Throws UsageError on a bad flag. */
+function parseArgs(argv: string[]): EmulatorOptions | undefined {
+  const opts: EmulatorOptions = {};
+  const keys: EmulatorKey[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    const noValue = (): true => {
+      if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
+      return true;
+    };
+    switch (flag) {
+      case '--help':
+      case '-h':
+        return undefined;
+      case '--host': opts.host = value(); break;
+      case '--port': opts.port = number(flag, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535); break;
+      case '--data': opts.dataDir = value(); break;
+      case '--api-key': keys.push({ key: value() }); break;
+      case '--config': keys.push(...readConfig(value())); break;
+      case '--entry-header-prefix': opts.entryHeaderPrefix = value(); break;
+      case '--seed': {
+        const v = value();
+        if (v !== 'demo') throw new UsageError(`--seed: unknown seed "${v}" (only "demo")`);
+        opts.seed = v;
+        break;
+      }
+      case '--rate-limits': opts.rateLimits = noValue(); break;
+      case '--rate-limit-scale': opts.rateLimitScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n)); break;
+      case '--operation-delay': opts.operationDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n)); break;
+      case '--control': opts.control = noValue(); break;
+      default:
+        throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+  if (keys.length) opts.apiKeys = keys;
+  return opts;
+}
+
+async function main(): Promise<void> {
+  let opts: EmulatorOptions | undefined;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`emulator: ${(err as Error).message} (see --help)\n`);
+    process.exit(2);
+  }
+  if (!opts) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (!opts.apiKeys) process.stderr.write(`emulator: no API key given; accepting x-api-key: ${SANDBOX_KEY} (every scope)\n`);
+  opts.log = (line) => process.stderr.write(`emulator: ${line}\n`);
+  const running = await startEmulator(opts).catch((err: Error) => {
+    process.stderr.write(`emulator: ${err.message.split('\n')[0]}\n`);
+    process.exit(1);
+  });
+  process.stdout.write(`listening on ${running.url}\n`);
+  const stop = (): void => {
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (require.main === module) void main();

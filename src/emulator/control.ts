@@ -1,0 +1,122 @@
+// Test-only endpoints under /_emulator/ (option `control`): fault injection, the request log and reset. They need
+// no API key and are not themselves recorded in the request log.
+import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ApiError, errorBody } from './errors';
+import { isObject, readBody } from './http';
+
+interface Fault {
+  method?: string;
+  path?: string;
+  status?: number;
+  headers: Record<string, string>;
+  body: string;
+  times: number;
+  delayMs: number;
+}
+
+/** Only the most recent requests are kept. */
+const MAX_LOGGED = 10_000;
+
+export class Control {
+  private faults: Fault[] = [];
+  private requests: { method: string; path: string; query: string; status: number }[] = [];
+
+  constructor(private readonly resetState: () => void) {}
+
+  record(method: string, path: string, query: string, status: number): void {
+    if (this.requests.length >= MAX_LOGGED) this.requests.shift();
+    this.requests.push({ method, path, query, status });
+  }
+
+  /**
+   * Applies the first fault matching the request, if any: waits its delay, then answers for it (true) or, with no
+   * status, lets the request be handled normally (false).
+   */
+  async intercept(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    const i = this.faults.findIndex(
+      (f) => (!f.method || f.method.toUpperCase() === req.method) && (!f.path || path.includes(f.path)),
+    );
+    if (i < 0) return false;
+    const fault = this.faults[i];
+    if (--fault.times <= 0) this.faults.splice(i, 1);
+    if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault.status === undefined) return false;
+    req.resume();
+    res.writeHead(fault.status, fault.headers);
+    res.end(fault.body);
+    return true;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const reply = (status: number, value: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    try {
+      const action = `${req.method} ${path}`;
+      if (action === 'POST /_emulator/faults') {
+        this.faults.push(parseFault(await readBody(req, 1024 * 1024)));
+        return reply(200, { ok: true });
+      }
+      if (action === 'DELETE /_emulator/faults') {
+        this.faults = [];
+        return reply(200, { ok: true });
+      }
+      if (action === 'GET /_emulator/requests') return reply(200, { requests: this.requests });
+      if (action === 'POST /_emulator/reset') {
+        this.faults = [];
+        this.requests = [];
+        this.resetState();
+        return reply(200, { ok: true });
+      }
+      throw new ApiError(404, `No control endpoint ${action}.`);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(500, (err as Error).message);
+      reply(e.status, errorBody('gateway', e));
+    }
+  }
+}
+
+function parseFault(body: Buffer | undefined): Fault {
+  let f: unknown;
+  try {
+    f = JSON.parse(body?.toString('utf8') ?? '');
+  } catch {
+    throw new ApiError(400, 'The fault must be a JSON object.');
+  }
+  const bad = (what: string): never => {
+    throw new ApiError(400, `Invalid fault: ${what}.`);
+  };
+  if (!isObject(f)) return bad('not a JSON object');
+  const { method, path, status, headers, body: text, times = 1, delayMs = 0 } = f;
+  if (method !== undefined && typeof method !== 'string') bad('method must be a string');
+  if (path !== undefined && typeof path !== 'string') bad('path must be a string');
+  if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)) bad('status must be 200..599');
+  if (headers !== undefined && !(isObject(headers) && Object.entries(headers).every(([k, v]) => isHeader(k, v)))) {
+    bad('headers must map valid header names to string values');
+  }
+  if (text !== undefined && typeof text !== 'string') bad('body must be a string');
+  if (!(Number.isInteger(times) && (times as number) >= 1)) bad('times must be a whole number from 1');
+  if (!(typeof delayMs === 'number' && delayMs >= 0)) bad('delayMs must be a number of at least 0');
+  if (status === undefined && delayMs === 0) bad('give a status, a delayMs, or both');
+  return {
+    method: method as string | undefined,
+    path: path as string | undefined,
+    status: status as number | undefined,
+    headers: (headers as Record<string, string> | undefined) ?? {},
+    body: (text as string | undefined) ?? '',
+    times: times as number,
+    delayMs: delayMs as number,
+  };
+}
+
+function isHeader(name: string, value: unknown): boolean {
+  try {
+    validateHeaderName(name);
+    if (typeof value !== 'string') return false;
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,346 @@
+// Standard data stores v1 (reference section 3). Decisions where the reference is open:
+// - Every write is kept as a version (no hourly merge, no 30-day expiry). Delete writes a tombstone version.
+// - Deleted (tombstoned) keys stay in List Entries, as the service documents; Get on them is 404 EntryNotFound, as is
+//   Get Version of a tombstone version. Set or Increment on a tombstone revives the key (its created time stays).
+// - Entry operations on a data store that was never written give 404 DatastoreNotFound; List Entries gives an
+//   empty page instead.
+// - Write scopes: objects:update for a live key, objects:create otherwise, plus control:create when the data store
+//   does not exist yet.
+// - incrementBy defaults to 1 and must be a whole number (`5` or `5.0`) in int64 range; anything else is 400
+//   InvalidArgument. The stored value must be an integer (JSON number without a fraction), else 400
+//   ExistingValueNotNumeric. Results outside int64 give IncrementValueTooLarge / IncrementValueTooSmall.
+// - matchVersion on a missing or deleted key: 412 with a ds error body (code PreconditionFailed), there being no
+//   current entry to send. A malformed matchVersion simply does not match.
+// - Page sizes (`limit`): defaults from the reference (List Data Stores 1, the others 16), values above 1,000 are
+//   clamped to 1,000, and 0, negatives or non-numbers are 400 InvalidLimit. End of a list: nextPageCursor "".
+import { createHash } from 'node:crypto';
+import { ApiError, invalid } from './errors';
+import { isObject, readBody, requireScope, send, sendJson, type Ctx, type Route } from './http';
+import { flag, oneOf, pageSize, text, time } from './params';
+import { RATES } from './ratelimit';
+import { lowerBound, VERSION_ID, type EntryRec, type StoreRec, type VersionRec } from './store';
+
+const BASE = '/datastores/v1/universes/{universeId}/standard-datastores';
+const S = 'universe-datastores.';
+export const MAX_VALUE_BYTES = 4 * 1024 * 1024;
+const MAX_ATTRIBUTE_BYTES = 300;
+const MAX_USER_IDS = 4;
+const MAX_LIMIT = 1000;
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+
+interface Ref {
+  u: number;
+  store: string;
+  scope: string;
+  key: string;
+}
+
+const nameRule = { required: true, maxBytes: 50, code: 'InvalidDataStoreName' };
+const scopeRule = { fallback: 'global', maxBytes: 50, code: 'InvalidDataStoreScope' };
+const limitRule = (fallback: number) => ({ fallback, max: MAX_LIMIT, code: 'InvalidLimit' });
+
+function ref(ctx: Ctx): Ref {
+  return {
+    u: ctx.universeId,
+    store: text(ctx, 'datastoreName', nameRule)!,
+    scope: text(ctx, 'scope', scopeRule)!,
+    key: text(ctx, 'entryKey', { required: true, maxBytes: 50, code: 'InvalidEntryKey' })!,
+  };
+}
+
+/** The entry, or 404 DatastoreNotFound / EntryNotFound. */
+function findEntry(ctx: Ctx, r: Ref): EntryRec {
+  const store = ctx.app.store.universes.get(r.u)?.stores.get(r.store);
+  if (!store) throw new ApiError(404, 'Datastore not found.', 'DatastoreNotFound');
+  const entry = store.scopes.get(r.scope)?.entries.get(r.key);
+  if (!entry) throw new ApiError(404, 'Entry not found in the datastore.', 'EntryNotFound');
+  return entry;
+}
+
+const current = (entry: EntryRec | undefined): VersionRec | undefined => {
+  const v = entry?.versions[entry.versions.length - 1];
+  return v && !v.deleted ? v : undefined;
+};
+
+function liveVersion(ctx: Ctx, r: Ref): VersionRec {
+  const v = current(findEntry(ctx, r));
+  if (!v) throw new ApiError(404, 'Entry not found in the datastore.', 'EntryNotFound');
+  return v;
+}
+
+function requireWriteScopes(ctx: Ctx, r: Ref): EntryRec | undefined {
+  const store = ctx.app.store.universes.get(r.u)?.stores.get(r.store);
+  const entry = store?.scopes.get(r.scope)?.entries.get(r.key);
+  if (!store) requireScope(ctx, `${S}control:create`);
+  requireScope(ctx, current(entry) ? `${S}objects:update` : `${S}objects:create`);
+  return entry;
+}
+
+/** Attributes and user ids from the request headers; left out means cleared. */
+function readMetadata(ctx: Ctx): { attrs?: string; uids: string } {
+  const header = (name: string): string | undefined => {
+    const v = ctx.req.headers[`${ctx.app.prefix}-entry-${name}`];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const attrsRaw = header('attributes');
+  const uidsRaw = header('userids');
+  let attrs: string | undefined;
+  if (attrsRaw !== undefined) {
+    const parsed = attrsRaw.length <= MAX_ATTRIBUTE_BYTES ? parseHeaderJson(attrsRaw) : undefined;
+    if (!isObject(parsed)) {
+      throw invalid(`The attributes header must be a JSON object of at most ${MAX_ATTRIBUTE_BYTES} bytes.`, 'InvalidAttributes');
+    }
+    attrs = asciiJson(parsed);
+  }
+  let uids = '[]';
+  if (uidsRaw !== undefined) {
+    const parsed = parseHeaderJson(uidsRaw);
+    const ok = Array.isArray(parsed) && parsed.length <= MAX_USER_IDS && parsed.every((n) => Number.isSafeInteger(n) && n >= 0);
+    if (!ok) throw invalid(`The userids header must be a JSON array of at most ${MAX_USER_IDS} user ids.`, 'InvalidUserIds');
+    uids = JSON.stringify(parsed);
+  }
+  return { attrs, uids };
+}
+
+/** Header values arrive as latin1 characters, one per byte; the JSON in them is UTF-8. */
+function parseHeaderJson(raw: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(raw, 'latin1').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON with every non-ASCII character escaped, so it can go back out in a header unchanged. */
+const asciiJson = (v: unknown): string =>
+  JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function checkValue(ctx: Ctx, body: Buffer): void {
+  const md5 = ctx.req.headers['content-md5'];
+  if (typeof md5 === 'string' && !Buffer.from(md5, 'base64').equals(createHash('md5').update(body).digest())) {
+    throw invalid('The content-md5 header does not match the request body.', 'ChecksumMismatch');
+  }
+  try {
+    JSON.parse(utf8.decode(body));
+  } catch {
+    throw invalid('The request body is not valid JSON.', 'ContentNotJson');
+  }
+}
+
+/** Writes a version and returns it. */
+function write(ctx: Ctx, r: Ref, value: Buffer, meta: { attrs?: string; uids: string }, deleted = false): VersionRec {
+  const store = ctx.app.store;
+  store.commit([{ t: 'ds', u: r.u, store: r.store, scope: r.scope, key: r.key, seq: store.seq + 1, at: Date.now(), deleted, value, ...meta }]);
+  const entry = store.entry(r.u, r.store, r.scope, r.key)!;
+  return entry.versions[entry.versions.length - 1];
+}
+
+/** The 412 answer: the current entry as Get Entry would send it. */
+const preconditionFailed = (ctx: Ctx, v: VersionRec): void => send(ctx, 412, v.headers, v.value);
+
+async function setEntry(ctx: Ctx): Promise<void> {
+  const r = ref(ctx);
+  const matchVersion = text(ctx, 'matchVersion', { allowEmpty: true }) || undefined;
+  const exclusiveCreate = flag(ctx, 'exclusiveCreate');
+  if (matchVersion !== undefined && exclusiveCreate) {
+    throw invalid('exclusiveCreate and matchVersion cannot both be set.', 'ExclusiveCreateAndMatchVersionCannotBeSet');
+  }
+  requireWriteScopes(ctx, r);
+  const meta = readMetadata(ctx);
+  const body = await readBody(ctx.req, MAX_VALUE_BYTES);
+  if (!body) throw invalid(`The value is larger than ${MAX_VALUE_BYTES} bytes.`, 'ContentTooBig');
+  checkValue(ctx, body);
+  const live = current(ctx.app.store.entry(r.u, r.store, r.scope, r.key));
+  if (exclusiveCreate && live) return preconditionFailed(ctx, live);
+  if (matchVersion !== undefined && live?.id !== matchVersion) {
+    if (live) return preconditionFailed(ctx, live);
+    throw new ApiError(412, 'The entry does not exist, so matchVersion cannot match.', 'PreconditionFailed');
+  }
+  sendJson(ctx, 200, write(ctx, r, body, meta).item);
+}
+
+function parseIncrement(ctx: Ctx): bigint {
+  const v = text(ctx, 'incrementBy', { fallback: '1' })!;
+  const m = /^([+-]?\d{1,30})(\.0*)?$/.exec(v);
+  if (!m) throw invalid('incrementBy must be a whole number.');
+  const n = BigInt(m[1]);
+  if (n > INT64_MAX) throw invalid('incrementBy is larger than a 64-bit integer.', 'IncrementValueTooLarge');
+  if (n < INT64_MIN) throw invalid('incrementBy is smaller than a 64-bit integer.', 'IncrementValueTooSmall');
+  return n;
+}
+
+function numericValue(v: VersionRec): bigint {
+  const textValue = v.value.toString('utf8').trim();
+  if (/^-?\d+$/.test(textValue)) return BigInt(textValue);
+  const parsed: unknown = JSON.parse(textValue);
+  if (typeof parsed === 'number' && Number.isInteger(parsed)) return BigInt(parsed);
+  throw invalid('The existing value is not an integer, so it cannot be incremented.', 'ExistingValueNotNumeric');
+}
+
+async function increment(ctx: Ctx): Promise<void> {
+  const r = ref(ctx);
+  const by = parseIncrement(ctx);
+  requireWriteScopes(ctx, r);
+  const meta = readMetadata(ctx);
+  // The body (if any) and its content-md5 are ignored: clients send an empty body, some with a checksum.
+  await readBody(ctx.req, 0);
+  const live = current(ctx.app.store.entry(r.u, r.store, r.scope, r.key));
+  const result = (live ? numericValue(live) : 0n) + by;
+  if (result > INT64_MAX) throw invalid('The result is larger than a 64-bit integer.', 'IncrementValueTooLarge');
+  if (result < INT64_MIN) throw invalid('The result is smaller than a 64-bit integer.', 'IncrementValueTooSmall');
+  const v = write(ctx, r, Buffer.from(result.toString()), meta);
+  send(ctx, 200, v.headers, v.value);
+}
+
+function deleteEntry(ctx: Ctx): void {
+  const r = ref(ctx);
+  liveVersion(ctx, r);
+  write(ctx, r, Buffer.alloc(0), { uids: '[]' }, true);
+  send(ctx, 204, {});
+}
+
+/** Index of the first version with seq >= `seq`. */
+function seqIndex(versions: VersionRec[], seq: number): number {
+  let lo = 0;
+  let hi = versions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (versions[mid].seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function getVersion(ctx: Ctx): void {
+  const r = ref(ctx);
+  const id = text(ctx, 'versionId', { required: true, code: 'InvalidVersionId' })!;
+  const m = VERSION_ID.exec(id.toUpperCase());
+  if (!m) throw invalid('The version id is not valid.', 'InvalidVersionId');
+  const versions = findEntry(ctx, r).versions;
+  const v = versions[seqIndex(versions, parseInt(m[1], 16))];
+  if (v?.id !== id.toUpperCase()) throw new ApiError(404, 'Version not found.', 'VersionNotFound');
+  if (v.deleted) throw new ApiError(404, 'Entry not found in the datastore (this version is a deletion).', 'EntryNotFound');
+  send(ctx, 200, v.headers, v.value);
+}
+
+function listVersions(ctx: Ctx): void {
+  const r = ref(ctx);
+  const start = time(ctx, 'startTime', { code: 'InvalidStartTime' }) ?? -Infinity;
+  const end = time(ctx, 'endTime', { code: 'InvalidEndTime' }) ?? Infinity;
+  const order = oneOf(ctx, 'sortOrder', ['Ascending', 'Descending'] as const, 'Ascending', { code: 'InvalidSortOrder' });
+  const limit = pageSize(ctx, 'limit', limitRule(16));
+  const binding = [r.u, r.store, r.scope, r.key, order, start, end];
+  const after = readCursor(ctx, 'versions', binding) as number | undefined;
+  const versions = findEntry(ctx, r).versions;
+  const page: VersionRec[] = [];
+  const asc = order === 'Ascending';
+  let i = after === undefined ? (asc ? 0 : versions.length - 1) : seqIndex(versions, asc ? after + 1 : after) - (asc ? 0 : 1);
+  let more = false;
+  for (; i >= 0 && i < versions.length; i += asc ? 1 : -1) {
+    const v = versions[i];
+    if (v.at < start || v.at > end) continue;
+    if (page.length === limit) {
+      more = true;
+      break;
+    }
+    page.push(v);
+  }
+  sendJson(ctx, 200, {
+    versions: page.map((v) => v.item),
+    nextPageCursor: more ? ctx.app.tokens.issue('versions', binding, page[page.length - 1].seq) : '',
+  });
+}
+
+function readCursor(ctx: Ctx, kind: string, binding: unknown[]): unknown {
+  const cursor = text(ctx, 'cursor', { allowEmpty: true, code: 'InvalidCursor' });
+  if (!cursor) return undefined;
+  const position = ctx.app.tokens.read(cursor, kind, binding);
+  if (position === undefined) throw invalid('Invalid cursor.', 'InvalidCursor');
+  return position;
+}
+
+function listStores(ctx: Ctx): void {
+  const prefix = text(ctx, 'prefix', { allowEmpty: true, code: 'InvalidDataStoreName' }) ?? '';
+  const limit = pageSize(ctx, 'limit', limitRule(1));
+  const binding = [ctx.universeId, prefix];
+  const after = readCursor(ctx, 'stores', binding) as string | undefined;
+  const u = ctx.app.store.universes.get(ctx.universeId);
+  const names = u?.storeNames ?? [];
+  let i = lowerBound(names, after !== undefined && after >= prefix ? after : prefix);
+  if (names[i] === after) i++;
+  const page: StoreRec[] = [];
+  for (; i < names.length && names[i].startsWith(prefix) && page.length < limit; i++) page.push(u!.stores.get(names[i])!);
+  const more = i < names.length && names[i].startsWith(prefix);
+  sendJson(ctx, 200, {
+    datastores: page.map((s) => ({ name: s.name, createdTime: new Date(s.createdAt).toISOString() })),
+    nextPageCursor: more ? ctx.app.tokens.issue('stores', binding, page[page.length - 1].name) : '',
+  });
+}
+
+/** Keys after `after` ([scope, key]) in (scope, key) order, limited to `prefix`. */
+function* keysAfter(store: StoreRec, scopes: string[], prefix: string, after?: [string, string]): Generator<[string, string]> {
+  for (let s = after ? lowerBound(scopes, after[0]) : 0; s < scopes.length; s++) {
+    const scope = scopes[s];
+    const keys = store.scopes.get(scope)!.keys;
+    const resume = after !== undefined && after[0] === scope && after[1] >= prefix;
+    let i = lowerBound(keys, resume ? after[1] : prefix);
+    if (resume && keys[i] === after[1]) i++;
+    for (; i < keys.length && keys[i].startsWith(prefix); i++) yield [scope, keys[i]];
+  }
+}
+
+function listEntries(ctx: Ctx): void {
+  const name = text(ctx, 'datastoreName', nameRule)!;
+  const allScopes = flag(ctx, 'allScopes', { aliases: ['AllScopes'] });
+  const scope = text(ctx, 'scope', scopeRule)!;
+  if (allScopes && ctx.query.get('scope') !== undefined && scope !== 'global') {
+    throw invalid('scope cannot be set together with allScopes=true.', 'InvalidDataStoreScope');
+  }
+  const prefix = text(ctx, 'prefix', { allowEmpty: true, code: 'InvalidEntryKey' }) ?? '';
+  const limit = pageSize(ctx, 'limit', limitRule(16));
+  const binding = [ctx.universeId, name, allScopes ? null : scope, prefix];
+  const after = readCursor(ctx, 'entries', binding) as [string, string] | undefined;
+  const store = ctx.app.store.universes.get(ctx.universeId)?.stores.get(name);
+  const keys: { scope: string; key: string }[] = [];
+  let more = false;
+  if (store) {
+    const scopes = allScopes ? store.scopeNames : store.scopes.has(scope) ? [scope] : [];
+    for (const [s, key] of keysAfter(store, scopes, prefix, after)) {
+      if (keys.length === limit) {
+        more = true;
+        break;
+      }
+      keys.push({ scope: s, key });
+    }
+  }
+  const last = keys[keys.length - 1];
+  sendJson(ctx, 200, { keys, nextPageCursor: more ? ctx.app.tokens.issue('entries', binding, [last.scope, last.key]) : '' });
+}
+
+function getEntry(ctx: Ctx): void {
+  const v = liveVersion(ctx, ref(ctx));
+  send(ctx, 200, v.headers, v.value);
+}
+
+const ds = (method: string, path: string, handle: Route['handle'], write: boolean, scope?: string): Route => ({
+  method,
+  path: BASE + path,
+  family: 'ds',
+  scopes: scope ? [S + scope] : undefined,
+  rate: [write ? RATES.dsWrite : RATES.dsRead],
+  handle,
+});
+
+export const datastoreRoutes: Route[] = [
+  ds('GET', '', listStores, false, 'control:list'),
+  ds('GET', '/datastore/entries', listEntries, false, 'objects:list'),
+  ds('GET', '/datastore/entries/entry', getEntry, false, 'objects:read'),
+  ds('POST', '/datastore/entries/entry', setEntry, true),
+  ds('DELETE', '/datastore/entries/entry', deleteEntry, true, 'objects:delete'),
+  ds('POST', '/datastore/entries/entry/increment', increment, true),
+  ds('GET', '/datastore/entries/entry/versions', listVersions, false, 'versions:list'),
+  ds('GET', '/datastore/entries/entry/versions/version', getVersion, false, 'versions:read'),
+];

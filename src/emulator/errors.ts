@@ -1,0 +1,69 @@
+// The error bodies of the service. Each route belongs to one family, and every failure it raises is an ApiError
+// that is written in that family's shape:
+//   ds       {error, message, errorDetails:[{errorDetailType:"DatastoreErrorInfo", datastoreErrorCode}]}
+//   v2       {code, message, details}
+//   assets   {code, message}. `code` is the numeric gRPC code (3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED,
+//            8 RESOURCE_EXHAUSTED, ...): the spec types Status.code as int32 and failed operations use the same numbers.
+//   gateway  {errors:[{code:0, message}]}: authentication and routing (401, unknown path 404, wrong method 405).
+
+export type Family = 'ds' | 'v2' | 'assets' | 'gateway';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** datastoreErrorCode for the ds family; the other families derive their code from the status. */
+    readonly dsCode?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** A 400 (the common case). */
+export function invalid(message: string, dsCode?: string): ApiError {
+  return new ApiError(400, message, dsCode);
+}
+
+const names: Record<number, [name: string, grpc: number]> = {
+  400: ['INVALID_ARGUMENT', 3],
+  403: ['PERMISSION_DENIED', 7],
+  404: ['NOT_FOUND', 5],
+  409: ['ABORTED', 10],
+  412: ['FAILED_PRECONDITION', 9],
+  429: ['RESOURCE_EXHAUSTED', 8],
+  500: ['INTERNAL', 13],
+};
+
+// datastoreErrorCode when a ds error names none. 400s without a documented code (a bad boolean or limit) use
+// InvalidArgument; 412 without a current entry (matchVersion on a missing key) uses PreconditionFailed.
+const dsDefaults: Record<number, string> = {
+  400: 'InvalidArgument',
+  403: 'InsufficientScope',
+  404: 'NotFound',
+  412: 'PreconditionFailed',
+  429: 'TooManyRequests',
+  500: 'Unknown',
+};
+
+export function errorBody(family: Family, err: ApiError): unknown {
+  const [name, grpc] = names[err.status] ?? ['UNKNOWN', 2];
+  switch (family) {
+    case 'ds':
+      return {
+        error: err.status === 403 ? 'INSUFFICIENT_SCOPE' : name,
+        message: err.message,
+        errorDetails: [
+          { errorDetailType: 'DatastoreErrorInfo', datastoreErrorCode: err.dsCode ?? dsDefaults[err.status] ?? 'Unknown' },
+        ],
+      };
+    case 'v2':
+      return { code: name, message: err.message, details: [] };
+    case 'assets':
+      return { code: grpc, message: err.message };
+    case 'gateway':
+      return { errors: [{ code: 0, message: err.message }] };
+  }
+}
+
+export const invalidApiKey = (): ApiError => new ApiError(401, 'Invalid API Key');

@@ -1,0 +1,135 @@
+// What every handler works with: the request context, the query, body reading and response writing.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Blobs } from './blobs';
+import { ApiError, type Family } from './errors';
+import type { RateRule } from './ratelimit';
+import type { Store } from './store';
+import type { Tokens } from './tokens';
+
+export interface EmulatorKey {
+  key: string;
+  /** Absent = every scope. */
+  scopes?: string[];
+  /** Absent = every universe. */
+  universes?: number[];
+  /** The moderator id written to restriction logs; default 1. */
+  userId?: number;
+}
+
+/** Shared by all handlers of one running emulator. */
+export interface App {
+  store: Store;
+  tokens: Tokens;
+  blobs: Blobs;
+  /** Entry header prefix: `<prefix>-entry-version`, ... */
+  prefix: string;
+  operationDelayMs: number;
+}
+
+export interface Ctx {
+  app: App;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Path parameters, percent-decoded. */
+  params: Record<string, string>;
+  query: Query;
+  key: EmulatorKey;
+  /** The `{universeId}` path parameter, validated; 0 on routes without one. */
+  universeId: number;
+  /** Added to every response of this request (rate-limit headers). */
+  extraHeaders?: Record<string, string>;
+}
+
+export interface Route {
+  method: string;
+  /** Literal segments and `{name}` parameters; a parameter never spans `/` or `:`. */
+  path: string;
+  family: Family;
+  /** Needed in any case; handlers check scopes that depend on the state themselves (requireScope). */
+  scopes?: string[];
+  rate?: RateRule[];
+  handle(ctx: Ctx): void | Promise<void>;
+}
+
+/** The query string, split once; values are percent-decoded only when asked for. The first occurrence wins. */
+export class Query {
+  private readonly raw = new Map<string, string>();
+
+  constructor(qs: string) {
+    if (!qs) return;
+    for (const part of qs.split('&')) {
+      const eq = part.indexOf('=');
+      const rawName = eq < 0 ? part : part.slice(0, eq);
+      const name = decodeComponent(rawName) ?? rawName;
+      if (name && !this.raw.has(name)) this.raw.set(name, eq < 0 ? '' : part.slice(eq + 1));
+    }
+  }
+
+  /** The decoded value; undefined when absent, null when its percent-encoding is malformed. */
+  get(name: string): string | undefined | null {
+    const raw = this.raw.get(name);
+    return raw === undefined ? undefined : decodeComponent(raw);
+  }
+}
+
+/** decodeURIComponent with `+` as space; null instead of a throw (bad `%xx`, or a lone UTF-16 surrogate). */
+export function decodeComponent(s: string): string | null {
+  if (!s.includes('%') && !s.includes('+')) return s;
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+export function requireScope(ctx: Ctx, scope: string): void {
+  const scopes = ctx.key.scopes;
+  if (scopes && !scopes.includes(scope)) {
+    throw new ApiError(403, `The API key does not have sufficient scope to perform this operation (needs ${scope}).`, 'InsufficientScope');
+  }
+}
+
+export function send(ctx: Ctx, status: number, headers: Record<string, string>, body?: string | Buffer): void {
+  ctx.res.writeHead(status, ctx.extraHeaders ? { ...headers, ...ctx.extraHeaders } : headers);
+  ctx.res.end(body);
+}
+
+export function sendJson(ctx: Ctx, status: number, value: unknown, headers?: Record<string, string>): void {
+  const body = JSON.stringify(value);
+  send(ctx, status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers }, body);
+}
+
+/** Past the limit, the rest of a body is read and thrown away (so the answer reaches the client), up to this much. */
+const DRAIN_MAX = 64 * 1024 * 1024;
+
+/**
+ * The whole request body, or undefined when it is larger than `limit` bytes. A body that goes on far past the
+ * limit gets its connection closed.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > limit + DRAIN_MAX) req.destroy();
+    });
+    req.on('end', () => resolve(size <= limit ? Buffer.concat(chunks, size) : undefined));
+    req.on('close', () => resolve(undefined));
+  });
+}
+
+/** A JSON body: ApiError 400 (in the route's family) when it is too large or not JSON. */
+export async function readJson(ctx: Ctx, limit: number): Promise<unknown> {
+  const body = await readBody(ctx.req, limit);
+  if (!body) throw new ApiError(400, `The request body is larger than ${limit} bytes.`);
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'The request body is not valid JSON.');
+  }
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,88 @@
+// Documented limits (reference 2.6, 3.10, 4.10), enforced only with `rateLimits`. Each rule is a fixed window that
+// opens at the first request. `rateLimitScale` multiplies every limit, the per-user restriction limit included
+// (at least 1 request per window remains).
+import { ApiError } from './errors';
+
+export interface RateRule {
+  name: string;
+  limit: number;
+  windowMs: number;
+  /** What one window is counted for: a universe, an API key, or one user within a universe (`{userId}` param). */
+  by: 'universe' | 'key' | 'user';
+}
+
+const rule = (name: string, limit: number, windowMs: number, by: RateRule['by']): RateRule => ({ name, limit, windowMs, by });
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+export const RATES = {
+  // Data stores: per universe, reads and writes counted apart.
+  dsRead: rule('ds-read', 300, MINUTE, 'universe'),
+  dsWrite: rule('ds-write', 300, MINUTE, 'universe'),
+  // User restrictions: per universe, plus 2 updates per minute for one user.
+  urGet: rule('ur-get', 50, SECOND, 'universe'),
+  urList: rule('ur-list', 50, SECOND, 'universe'),
+  urUpdate: rule('ur-update', 10, SECOND, 'universe'),
+  urLogs: rule('ur-logs', 50, SECOND, 'universe'),
+  urUser: rule('ur-user', 2, MINUTE, 'user'),
+  // Assets are not tied to a universe: per API key.
+  assetMain: rule('asset-main', 120, MINUTE, 'key'), // create, get, update
+  assetMisc: rule('asset-misc', 100, MINUTE, 'key'), // archive, restore, versions, rollback
+  assetOp: rule('asset-op', 300, MINUTE, 'key'),
+} satisfies Record<string, RateRule>;
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+export interface RateSubject {
+  universe: number;
+  key: string;
+  user?: string;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(private readonly scale: number) {}
+
+  /**
+   * Counts one request against every rule and returns the x-ratelimit-* headers of the tightest one. Over a limit:
+   * throws a 429 carrying those headers and retry-after (whole seconds), and counts nothing.
+   */
+  take(rules: readonly RateRule[], subject: RateSubject, now = Date.now()): Record<string, string> {
+    let tightest: { limit: number; left: number; resetMs: number; windowMs: number } | undefined;
+    const windows: Window[] = [];
+    for (const r of rules) {
+      const id = r.by === 'universe' ? subject.universe : r.by === 'key' ? subject.key : `${subject.universe}/${subject.user}`;
+      const name = `${r.name}|${id}`;
+      let w = this.windows.get(name);
+      if (!w || now - w.start >= r.windowMs) this.windows.set(name, (w = { start: now, count: 0 }));
+      const limit = Math.max(1, Math.floor(r.limit * this.scale));
+      const left = limit - w.count;
+      const resetMs = w.start + r.windowMs - now;
+      if (!tightest || left < tightest.left) tightest = { limit, left, resetMs, windowMs: r.windowMs };
+      windows.push(w);
+    }
+    if (!tightest) return {};
+    const headers = (left: number): Record<string, string> => ({
+      'x-ratelimit-limit': `${tightest.limit}, ${tightest.limit};w=${tightest.windowMs / SECOND}`,
+      'x-ratelimit-remaining': String(left),
+      'x-ratelimit-reset': String(Math.ceil(tightest.resetMs / SECOND)),
+    });
+    if (tightest.left <= 0) {
+      const retry = String(Math.max(1, Math.ceil(tightest.resetMs / SECOND)));
+      throw new ApiError(429, 'Too many requests. Retry after the time in retry-after.', 'TooManyRequests', {
+        ...headers(0),
+        'retry-after': retry,
+      });
+    }
+    for (const w of windows) w.count++;
+    return headers(tightest.left - 1);
+  }
+
+  reset(): void {
+    this.windows.clear();
+  }
+}

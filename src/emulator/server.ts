@@ -1,0 +1,217 @@
+// The emulator's HTTP server: routing, API keys, scopes, rate limits and the control endpoints. Routing decisions:
+// an unknown path is 404 and a known path with another method is 405 (with `allow`), both in the gateway's body
+// {errors:[{code:0,message}]}, before the API key is looked at. Then a missing or unknown x-api-key is 401 (gateway
+// body), a key not allowed for the universe in the path or lacking a scope is 403 in the route's family.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { assetRoutes } from './assets';
+import { Blobs } from './blobs';
+import { Control } from './control';
+import { datastoreRoutes } from './datastores';
+import { ApiError, errorBody, invalidApiKey, type Family } from './errors';
+import { decodeComponent, Query, requireScope, type App, type Ctx, type EmulatorKey, type Route } from './http';
+import { pathId } from './params';
+import { RateLimiter } from './ratelimit';
+import { restrictionRoutes } from './restrictions';
+import { seedDemo } from './seed';
+import { Store } from './store';
+import { Tokens } from './tokens';
+
+export type { EmulatorKey } from './http';
+
+export interface EmulatorOptions {
+  host?: string; // default 127.0.0.1
+  port?: number; // default 8787; 0 = free port
+  dataDir?: string; // persist state (journal) here; absent = memory only
+  apiKeys?: EmulatorKey[]; // none given = a single key "sandbox" with every scope on every universe
+  entryHeaderPrefix?: string; // default "platform"
+  seed?: 'demo';
+  rateLimits?: boolean; // enforce documented limits
+  rateLimitScale?: number; // multiplies the documented limits (default 1)
+  operationDelayMs?: number; // asset operations stay pending this long (default 0)
+  control?: boolean; // enable /_emulator/* test control endpoints
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const SANDBOX_KEY = 'sandbox';
+
+interface CompiledPath {
+  regex: RegExp;
+  names: string[];
+  family: Family;
+  methods: Map<string, Route>;
+}
+
+function compile(routes: Route[]): CompiledPath[] {
+  const byPath = new Map<string, CompiledPath>();
+  for (const route of routes) {
+    let compiled = byPath.get(route.path);
+    if (!compiled) {
+      const names: string[] = [];
+      const source = route.path
+        .split(/(\{\w+\})/)
+        .map((part) => {
+          const name = /^\{(\w+)\}$/.exec(part)?.[1];
+          if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          names.push(name);
+          return '([^/:]+)';
+        })
+        .join('');
+      compiled = { regex: new RegExp(`^${source}$`), names, family: route.family, methods: new Map() };
+      byPath.set(route.path, compiled);
+    }
+    compiled.methods.set(route.method, route);
+  }
+  return [...byPath.values()];
+}
+
+const paths = compile([...datastoreRoutes, ...restrictionRoutes, ...assetRoutes]);
+
+function checkOptions(o: EmulatorOptions): void {
+  const fail = (what: string): never => {
+    throw new Error(`Invalid emulator option: ${what}`);
+  };
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) fail(`port ${o.port}`);
+  if (o.entryHeaderPrefix !== undefined && !/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(o.entryHeaderPrefix)) {
+    fail(`entryHeaderPrefix "${o.entryHeaderPrefix}" (letters, digits and inner dashes)`);
+  }
+  if (o.seed !== undefined && o.seed !== 'demo') fail(`seed "${o.seed}" (only "demo")`);
+  if (o.rateLimitScale !== undefined && !(o.rateLimitScale > 0 && Number.isFinite(o.rateLimitScale))) fail(`rateLimitScale ${o.rateLimitScale}`);
+  if (o.operationDelayMs !== undefined && !(o.operationDelayMs >= 0 && Number.isFinite(o.operationDelayMs))) fail(`operationDelayMs ${o.operationDelayMs}`);
+  for (const k of o.apiKeys ?? []) if (typeof k.key !== 'string' || k.key === '') fail('an API key is empty');
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(opts);
+  const log = opts.log ?? (() => undefined);
+  const host = opts.host ?? '127.0.0.1';
+  const store = new Store((opts.entryHeaderPrefix ?? 'platform').toLowerCase());
+  if (opts.dataDir) {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    store.open(opts.dataDir, log);
+  }
+  const app: App = {
+    store,
+    tokens: Tokens.create(opts.dataDir),
+    blobs: Blobs.create(opts.dataDir),
+    prefix: (opts.entryHeaderPrefix ?? 'platform').toLowerCase(),
+    operationDelayMs: opts.operationDelayMs ?? 0,
+  };
+  if (opts.seed === 'demo') seedDemo(app);
+  const keyList = opts.apiKeys?.length ? opts.apiKeys : [{ key: SANDBOX_KEY }];
+  const keys = new Map(keyList.map((k) => [k.key, k]));
+  const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimitScale ?? 1) : undefined;
+  const control = opts.control
+    ? new Control(() => {
+        store.reset();
+        app.blobs.wipe();
+        limiter?.reset();
+      })
+    : undefined;
+
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const qs = q < 0 ? '' : url.slice(q + 1);
+    if (!control) return dispatch(req, res, path, qs);
+    if (path.startsWith('/_emulator/')) return void control.handle(req, res, path);
+    res.on('finish', () => control.record(req.method ?? '', path, qs, res.statusCode));
+    control.intercept(req, res, path).then(
+      (answered) => answered || dispatch(req, res, path, qs),
+      (err: Error) => fail(res, 'gateway', err),
+    );
+  });
+
+  function fail(res: http.ServerResponse, family: Family, err: unknown, extraHeaders?: Record<string, string>): void {
+    const e = err instanceof ApiError ? err : new ApiError(500, 'Internal error in the emulator.');
+    if (!(err instanceof ApiError)) log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
+    if (res.headersSent) return void res.destroy();
+    const body = JSON.stringify(errorBody(family, e));
+    res.writeHead(e.status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...extraHeaders,
+      ...e.headers,
+    });
+    res.end(body);
+  }
+
+  function dispatch(req: http.IncomingMessage, res: http.ServerResponse, path: string, qs: string): void {
+    let compiled: CompiledPath | undefined;
+    let match: RegExpExecArray | null = null;
+    for (const p of paths) if ((match = p.regex.exec(path))) {
+      compiled = p;
+      break;
+    }
+    if (!compiled || !match) return fail(res, 'gateway', new ApiError(404, 'Not found.'));
+    const route = compiled.methods.get(req.method ?? '');
+    if (!route) {
+      const allow = [...compiled.methods.keys()].join(', ');
+      return fail(res, 'gateway', new ApiError(405, 'Method not allowed.', undefined, { allow }));
+    }
+    const family = route.family;
+    let ctx: Ctx | undefined;
+    try {
+      const params: Record<string, string> = {};
+      compiled.names.forEach((name, i) => {
+        const value = decodeComponent(match![i + 1]);
+        if (value === null) throw new ApiError(400, `The ${name} in the path is not correctly percent-encoded.`);
+        params[name] = value;
+      });
+      const key = keys.get(req.headers['x-api-key'] as string);
+      if (!key) return fail(res, 'gateway', invalidApiKey());
+      ctx = { app, req, res, params, query: new Query(qs), key, universeId: 0 };
+      if (params.universeId !== undefined) {
+        ctx.universeId = pathId(ctx, 'universeId', 'Universe ID', 'InvalidUniverseId');
+        if (key.universes && !key.universes.includes(ctx.universeId)) {
+          throw new ApiError(403, `The API key is not allowed to access universe ${ctx.universeId}.`, 'Forbidden');
+        }
+      }
+      for (const scope of route.scopes ?? []) requireScope(ctx, scope);
+      if (limiter && route.rate) {
+        ctx.extraHeaders = limiter.take(route.rate, { universe: ctx.universeId, key: key.key, user: params.userId });
+      }
+      const pending = route.handle(ctx);
+      if (pending) pending.catch((err: unknown) => fail(res, family, err, ctx?.extraHeaders));
+    } catch (err) {
+      fail(res, family, err, ctx?.extraHeaders);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8787, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err: unknown) => {
+    store.close();
+    app.blobs.close();
+    throw err;
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log(`listening on ${url}${opts.dataDir ? `, data in ${opts.dataDir}` : ''}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => {
+        store.close();
+        app.blobs.close();
+      })),
+  };
+}
