@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import {
+  ApiError,
   AuthError,
+  ConflictError,
   InvalidArgumentError,
   NetworkError,
   NotFoundError,
@@ -237,6 +239,8 @@ describe('typed errors from every body family', () => {
     ['cloud v2', 400, { code: 'INVALID_ARGUMENT', message: 'Invalid User ID in the request.', details: [] }, InvalidArgumentError, 'INVALID_ARGUMENT', /Invalid User ID/],
     ['gateway', 401, { errors: [{ code: 0, message: 'Invalid API Key' }] }, AuthError, '0', /Invalid API Key \(401 0\)/],
     ['assets', 403, { code: 7, message: 'Not allowed' }, PermissionDeniedError, '7', /Not allowed \(403 7\)/],
+    ['cloud v2 conflict', 409, { code: 'ABORTED', message: 'Aborted.' }, ConflictError, 'ABORTED', /^Aborted\. \(409 ABORTED\)$/],
+    ['an unmapped status', 418, { message: 'teapot' }, ApiError, undefined, /^teapot \(418\)$/],
     ['ASP.NET validation', 400, { errors: { Request: ['The request field is required.'] }, title: 'One or more validation errors occurred.', status: 400 }, InvalidArgumentError, undefined, /validation errors occurred\. Request: The request field is required\. \(400\)/],
   ];
   for (const [family, status, body, Class, code, message] of cases) {

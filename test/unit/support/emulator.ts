@@ -1,0 +1,65 @@
+// Starts the emulator in-process for client tests and drives its /_emulator control endpoints.
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/server';
+
+export interface Fault {
+  method?: string;
+  path?: string;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  times?: number;
+  delayMs?: number;
+}
+
+export interface SeenByEmulator {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export class TestEmulator {
+  private constructor(private readonly running: RunningEmulator) {}
+
+  static async start(opts: EmulatorOptions = {}): Promise<TestEmulator> {
+    return new TestEmulator(await startEmulator({ port: 0, control: true, ...opts }));
+  }
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  close(): Promise<void> {
+    return this.running.close();
+  }
+
+  private async control(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await fetch(`${this.url}/_emulator/${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);
+    const text = await res.text();
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  async fault(fault: Fault): Promise<void> {
+    await this.control('POST', 'faults', fault);
+  }
+
+  /** Wipes state, faults and the request log. */
+  async reset(): Promise<void> {
+    await this.control('DELETE', 'faults');
+    await this.control('POST', 'reset');
+  }
+
+  async requests(filter: { method?: string; path?: string } = {}): Promise<SeenByEmulator[]> {
+    const { requests } = (await this.control('GET', 'requests')) as { requests: SeenByEmulator[] };
+    return requests.filter(
+      (r) =>
+        !r.path.startsWith('/_emulator') &&
+        (!filter.method || r.method === filter.method) &&
+        (!filter.path || r.path.includes(filter.path)),
+    );
+  }
+}
