@@ -8,6 +8,7 @@ import { jsonBody, seg, sleep, type CallOptions, type StreamBody, type Transport
 import { paginate } from './paging';
 import {
   AssetSchema,
+  assetSchemaFor,
   AssetVersionSchema,
   ListAssetVersionsSchema,
   OperationSchema,
@@ -153,6 +154,7 @@ export class AssetsApi {
     );
   }
 
+  /** With a readMask the service may answer with just those fields; assetId is filled in from the request. */
   async get(args: { assetId: string | number; readMask?: string }, opts: CallOptions = {}): Promise<Asset> {
     return this.http.json(
       {
@@ -162,7 +164,7 @@ export class AssetsApi {
         idempotent: true,
         signal: opts.signal,
       },
-      AssetSchema,
+      assetSchemaFor(String(args.assetId)),
     );
   }
 

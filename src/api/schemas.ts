@@ -181,6 +181,11 @@ export const OperationSchema = z
   })
   .transform((op) => ({ ...op, operationId: op.operationId ?? op.path.split('/').pop() ?? '' }));
 
+/** An Asset read for a known id: an answer limited by readMask, or an update's bare fields, may leave assetId out. */
+export function assetSchemaFor(assetId: string) {
+  return z.preprocess((v) => (isRecord(v) && v.assetId === undefined ? { ...v, assetId } : v), AssetSchema);
+}
+
 /**
  * Update Asset answers with an Operation, or (for some metadata updates) with the updated fields directly;
  * the latter is read as an Operation that is already done.

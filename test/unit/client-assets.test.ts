@@ -76,6 +76,8 @@ describe('assets', () => {
     const read = await client.assets.get({ assetId: asset.assetId });
     assert.equal(read.displayName, 'Logo');
     assert.equal(read.state, 'Active');
+    const masked = await client.assets.get({ assetId: asset.assetId, readMask: 'displayName,description' });
+    assert.deepEqual([masked.assetId, masked.displayName, masked.description], [asset.assetId, 'Logo', 'made by a test']);
     const again = await client.assets.getOperation({ operationId: op.operationId });
     assert.equal(again.done, true);
   });
