@@ -1,12 +1,11 @@
 // Typed errors of the client. Every failure the client reports is one of these (or an AbortError).
-import type { EntryMetadata, OperationStatus } from './schemas';
+import type { EntryMetadata, Operation, OperationStatus } from './schemas';
 
 export interface ApiErrorInit {
   status?: number;
   code?: string;
   details?: unknown;
   retryAfterMs?: number;
-  cause?: unknown;
 }
 
 export class ApiError extends Error {
@@ -18,7 +17,7 @@ export class ApiError extends Error {
   readonly retryAfterMs?: number;
 
   constructor(message: string, init: ApiErrorInit = {}) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(message);
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
@@ -87,8 +86,8 @@ export class OperationFailedError extends ApiError {
 export class OperationTimeoutError extends ApiError {
   override name = 'OperationTimeoutError';
   /** The last state seen, when a poll succeeded before the deadline. */
-  readonly lastSeen?: unknown;
-  constructor(operationPath: string, timeoutMs: number, lastSeen?: unknown) {
+  readonly lastSeen?: Operation;
+  constructor(operationPath: string, timeoutMs: number, lastSeen?: Operation) {
     super(`Operation ${operationPath} was not done after ${timeoutMs} ms`);
     this.lastSeen = lastSeen;
   }

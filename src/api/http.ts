@@ -213,6 +213,7 @@ export class Transport {
     const log = (e: { status?: number; error?: string }): void =>
       this.logHook?.({ method: spec.method, path: this.logPath(spec), ms: Date.now() - started, attempt, ...e });
     const streamBody = typeof spec.body === 'function' ? await spec.body() : undefined;
+    const body = streamBody ? streamBody.stream : (spec.body as Buffer | undefined);
     try {
       const res = await this.agent.request({
         origin: this.origin,
@@ -225,15 +226,15 @@ export class Transport {
           ...streamBody?.headers,
           'x-api-key': this.apiKey,
         },
-        body: streamBody ? streamBody.stream : (spec.body as Buffer | undefined),
+        body,
         signal: spec.signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
       this.readRateLimit(res.headers);
-      const body = Buffer.from(await res.body.arrayBuffer());
+      const bytes = Buffer.from(await res.body.arrayBuffer());
       log({ status: res.statusCode });
-      return { status: res.statusCode, headers: res.headers, body };
+      return { status: res.statusCode, headers: res.headers, body: bytes };
     } catch (e) {
       const err = this.classify(e, spec);
       log({ error: err.message });
