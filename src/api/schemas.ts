@@ -155,9 +155,14 @@ export const AssetVersionSchema = z
   })
   .transform((v) => ({ ...v, versionNumber: v.path.split('/').pop() ?? '' }));
 
-/** `{assetVersions, nextPageToken}` as clients read it, or the bare array the spec shows. */
+/** `{assetVersions, nextPageToken}` as clients read it (token also as `nextPageCursor`), or the bare array the spec shows. */
 export const ListAssetVersionsSchema = z.preprocess(
-  (v) => (Array.isArray(v) ? { assetVersions: v } : v),
+  (v) =>
+    Array.isArray(v)
+      ? { assetVersions: v }
+      : isRecord(v) && v.nextPageToken === undefined && v.nextPageCursor !== undefined
+        ? { ...v, nextPageToken: v.nextPageCursor }
+        : v,
   z.looseObject({ assetVersions: z.array(AssetVersionSchema).default([]), nextPageToken: pageToken }),
 );
 

@@ -265,11 +265,11 @@ describe('both spellings of every response', () => {
   it('asset versions as a wrapper or a bare array', async () => {
     const v = (n: number) => ({ path: `assets/9/versions/${n}`, moderationResult: { moderationState: 'Reviewing' } });
     const { client } = await setup((_r, res, i) =>
-      sendJson(res, 200, i === 0 ? { assetVersions: [v(2)], nextPageToken: 't' } : [v(1)]),
+      sendJson(res, 200, [{ assetVersions: [v(3)], nextPageToken: 't' }, { assetVersions: [v(2)], nextPageCursor: 'u' }, [v(1)]][i]),
     );
     const all = [];
     for await (const version of client.assets.listAllVersions({ assetId: 9 })) all.push(version.versionNumber);
-    assert.deepEqual(all, ['2', '1']);
+    assert.deepEqual(all, ['3', '2', '1']);
   });
 });
 
