@@ -17,7 +17,7 @@ const request = (over: Record<string, unknown> = {}) => ({
 function form(req: unknown, file?: { bytes: Buffer; type: string; name?: string }): FormData {
   const f = new FormData();
   if (req !== undefined) f.append('request', typeof req === 'string' ? req : JSON.stringify(req));
-  if (file) f.append('fileContent', new Blob([file.bytes], { type: file.type }), file.name ?? 'file.bin');
+  if (file) f.append('fileContent', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name ?? 'file.bin');
   return f;
 }
 
@@ -112,7 +112,7 @@ describe('create and operations', () => {
     await bad('--x\r\nbroken', { 'content-type': 'multipart/form-data; boundary=x' });
     await bad('whatever', { 'content-type': 'multipart/form-data' }); // no boundary
     const twoFiles = form(request(), { bytes: PNG, type: 'image/png' });
-    twoFiles.append('fileContent', new Blob([PNG], { type: 'image/png' }), 'again.png');
+    twoFiles.append('fileContent', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'again.png');
     await bad(twoFiles);
   });
 
@@ -198,7 +198,7 @@ describe('get, update, archive', () => {
       [{ icon: 'http://x' }, undefined],
       [{ twitchSocialLink: { uri: 'ftp://x' } }, undefined],
     ] as const) {
-      assetError(await patch(`/assets/${id}`, form({ assetId: id, ...req }), query as Record<string, string> | undefined), 400, 3);
+      assetError(await patch(`/assets/${id}`, form(Object.assign({ assetId: id }, req)), query as Record<string, string> | undefined), 400, 3);
     }
     assetError(await patch(`/assets/${id}`, form({ assetId: id }, { bytes: PNG, type: 'image/png' })), 400, 3);
     assetError(await patch('/assets/424242', form({ assetId: '424242' })), 404, 5);
