@@ -103,6 +103,21 @@ const CLASS_BY_STATUS: Record<number, typeof ApiError> = {
   429: RateLimitedError,
 };
 
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'The request was not valid.',
+  401: 'The API key is missing, invalid or expired.',
+  403: 'The API key is not allowed to do this.',
+  404: 'Not found.',
+  409: 'The request conflicted with another change.',
+  412: 'The entry has changed or already exists (matchVersion or exclusiveCreate did not hold).',
+  429: 'Too many requests.',
+};
+
+/** What to say when the body gives no message. */
+export function defaultMessage(status: number): string {
+  return DEFAULT_MESSAGES[status] ?? (status >= 500 ? 'The service failed.' : `HTTP ${status}`);
+}
+
 export function errorClassFor(status: number): typeof ApiError {
   return CLASS_BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
 }
@@ -143,7 +158,8 @@ export function parseErrorBody(body: Buffer): ErrorBody {
   } catch {
     return { message: text ? text.slice(0, 300) : undefined };
   }
-  if (!isRecord(json)) return { message: typeof json === 'string' ? json : undefined };
+  // A JSON value that is not an object is no error body (a 412 from Set Entry carries the current value).
+  if (!isRecord(json)) return {};
 
   if (Array.isArray(json.errorDetails) || typeof json.error === 'string') {
     const detail = (json.errorDetails as unknown[] | undefined)?.find(

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import {
   abortError,
   ApiError,
+  defaultMessage,
   errorClassFor,
   NetworkError,
   parseErrorBody,
@@ -259,7 +260,7 @@ export class Transport {
 
   private toError(res: HttpResponse): ApiError {
     const body = parseErrorBody(res.body);
-    const text = this.redact(body.message ?? `HTTP ${res.status}`);
+    const text = this.redact(body.message ?? defaultMessage(res.status));
     const suffix = body.code ? `${res.status} ${this.redact(body.code)}` : `${res.status}`;
     const Class = errorClassFor(res.status);
     const err = new Class(`${text} (${suffix})`, {

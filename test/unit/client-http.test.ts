@@ -285,6 +285,7 @@ describe('typed errors from every body family', () => {
     );
     const err = await rejection(() => client!.datastores.setEntry({ ...ENTRY, value: 1, matchVersion: 'v1' }));
     assert.ok(err instanceof PreconditionFailedError);
+    assert.match(err.message, /^The entry has changed or already exists .*\(412\)$/, 'the current value in the body is no message');
     assert.deepEqual(err.current, {
       version: 'v9',
       createdTime: '2024-01-01T00:00:00Z',
