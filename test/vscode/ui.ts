@@ -1,0 +1,35 @@
+// UI tests: Playwright clicks the real workbench (code-server opened with the extension under
+// development but without extensionTestsPath). run.ts starts one server for them all and gives each
+// test a fresh page; a failing test leaves a screenshot in test-results/.
+// Add a test: push { name, fn } to UI_TESTS; `wb` has helpers for the activity bar, tree rows,
+// the command palette and screenshots (workbench.ts).
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { ROOT } from '../../scripts/code-server';
+import type { Workbench } from './workbench';
+
+export const RESULTS_DIR = path.join(ROOT, 'test-results');
+
+/** User settings of the UI server (merged over QUIET_SETTINGS). */
+export const UI_SETTINGS: Record<string, unknown> = {};
+
+export interface UiTest {
+  name: string;
+  fn: (wb: Workbench) => Promise<void>;
+}
+
+export const UI_TESTS: UiTest[] = [
+  {
+    name: 'the workbench loads and shows the activity bar',
+    fn: async (wb) => {
+      const box = await wb.activityBar().boundingBox();
+      assert.ok(box && box.width > 20 && box.height > 200, `activity bar not laid out: ${JSON.stringify(box)}`);
+      const names = await wb.activityBarNames();
+      assert.ok(names.includes('Explorer'), `no Explorer in the activity bar: ${JSON.stringify(names)}`);
+      await wb.openViewContainer('Explorer');
+      // The workspace is a copy of test/vscode/workspace.
+      await wb.treeRow('README.md').waitFor({ state: 'visible', timeout: 20_000 });
+      await wb.screenshot(RESULTS_DIR, 'workbench');
+    },
+  },
+];

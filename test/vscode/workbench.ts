@@ -1,0 +1,165 @@
+// Drives the real VS Code workbench served by code-server: Chromium through playwright-core, the
+// payload URL, and small helpers for the UI tests (activity bar, tree rows, screenshots).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { RunningCodeServer } from '../../scripts/code-server';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export async function launchBrowser(executablePath: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    // The runner handles signals itself and closes the browser (playwright also kills it on exit).
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
+/** `vscode-remote://remote<abs path>`: how the payload names a file on the code-server side. */
+export function remoteUri(absPath: string): string {
+  return `vscode-remote://remote${path.resolve(absPath)}`;
+}
+
+export interface WorkbenchUrlOptions {
+  workspace: string;
+  extensionDevelopmentPath?: string;
+  extensionTestsPath?: string;
+}
+
+export function workbenchUrl(server: RunningCodeServer, o: WorkbenchUrlOptions): string {
+  const payload: [string, string][] = [];
+  if (o.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remoteUri(o.extensionDevelopmentPath)]);
+  if (o.extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(o.extensionTestsPath)]);
+  let url = `${server.url}?folder=${encodeURIComponent(path.resolve(o.workspace))}`;
+  if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return url;
+}
+
+export interface OpenOptions {
+  /** Lines the workbench passes to window.codeAutomationLog (the extension host's console under test). */
+  onLog?: (level: string, message: string) => void;
+  /** window.codeAutomationExit: the extension host finished the tests with this code (0 = all passed). */
+  onExit?: (code: number) => void;
+  /** Browser console and page errors go here (a file in the run dir), not to stdout. */
+  consoleLog?: string;
+  viewport?: { width: number; height: number };
+}
+
+export class Workbench {
+  private constructor(readonly page: Page) {}
+
+  static async open(browser: Browser, url: string, o: OpenOptions = {}): Promise<Workbench> {
+    const context = await browser.newContext({ viewport: o.viewport ?? { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    if (o.consoleLog) {
+      const out = fs.createWriteStream(o.consoleLog, { flags: 'a' });
+      page.on('console', (m) => out.write(`[${m.type()}] ${m.text()}\n`));
+      page.on('pageerror', (e) => out.write(`[pageerror] ${e.stack ?? e.message}\n`));
+      page.on('close', () => out.end());
+    }
+    await page.exposeFunction('codeAutomationLog', (level: unknown, message: unknown) => {
+      o.onLog?.(String(level), typeof message === 'string' ? message : JSON.stringify(message));
+    });
+    await page.exposeFunction('codeAutomationExit', (code: unknown) => {
+      o.onExit?.(typeof code === 'number' ? code : Number(code) || 1);
+    });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    return new Workbench(page);
+  }
+
+  /** Waits until the workbench is restored (the smoke-test driver's own signal) and the activity bar shows. */
+  async waitReady(timeoutMs = 60_000): Promise<void> {
+    await this.page.waitForFunction(() => typeof (window as unknown as { driver?: unknown }).driver === 'object', undefined, {
+      timeout: timeoutMs,
+    });
+    await this.page.evaluate(() =>
+      (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored(),
+    );
+    await this.activityBar().waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  activityBar(): Locator {
+    return this.page.locator('#workbench\\.parts\\.activitybar');
+  }
+
+  /** An activity bar entry (`li.action-item`) by the start of its label, e.g. "Explorer" or "Universes". */
+  activityBarItem(name: string): Locator {
+    return this.activityBar()
+      .locator('li.action-item')
+      .filter({ has: this.page.locator(`a.action-label[aria-label^=${JSON.stringify(name)}]`) })
+      .first();
+  }
+
+  /** The labels of the activity bar entries, without their key bindings: ["Explorer", "Search", ...]. */
+  async activityBarNames(): Promise<string[]> {
+    const labels = await this.activityBar()
+      .locator('li.action-item a.action-label')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    return labels.map((l) => l.replace(/\s*\([^)]*\)$/, '')).filter((l) => l.length > 0);
+  }
+
+  /** Opens a view container from the activity bar (does nothing when it is already open). */
+  async openViewContainer(name: string): Promise<void> {
+    const item = this.activityBarItem(name);
+    await item.waitFor({ state: 'visible' });
+    if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
+    await this.page.waitForFunction((el) => el?.getAttribute('aria-selected') === 'true', await item.elementHandle());
+    await this.sideBar().waitFor({ state: 'visible' });
+  }
+
+  sideBar(): Locator {
+    return this.page.locator('#workbench\\.parts\\.sidebar');
+  }
+
+  /** A tree row (`role=treeitem`) in the side bar whose label contains `label`. */
+  treeRow(label: string): Locator {
+    return this.sideBar()
+      .locator('.monaco-list-row[role="treeitem"]')
+      .filter({ has: this.page.locator('.label-name', { hasText: label }) })
+      .first();
+  }
+
+  /** Expands a collapsed tree row (clicking its twistie) and waits until it is expanded. */
+  async expandTreeRow(label: string): Promise<Locator> {
+    const row = this.treeRow(label);
+    await row.waitFor({ state: 'visible' });
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+    await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle());
+    return row;
+  }
+
+  /** Runs a command through the command palette by its title. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Saves a full-page PNG under test-results/ and returns its path. */
+  async screenshot(dir: string, name: string): Promise<string> {
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close();
+  }
+}
