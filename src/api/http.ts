@@ -18,12 +18,12 @@ import {
 import { entryMetadataFromHeaders, parseShape, type Headers } from './schemas';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
 
 /** The last argument of every client method. */
 export interface CallOptions {
   signal?: AbortSignal;
 }
-export type QueryValue = string | number | boolean | undefined;
 
 /** A body that can only be sent once (a multipart stream); `dispose` releases it after the attempt. */
 export interface StreamBody {
@@ -101,7 +101,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** A retry-after longer than this is reported to the caller rather than waited out. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Encodes one path segment; `.` and `..` are escaped too so that no URL parser folds them away. */
+/** Encodes one path segment; `.` and `..` are percent-encoded too, so a segment is never a literal dot segment. */
 export function seg(value: string | number): string {
   const s = String(value);
   return s === '.' || s === '..' ? s.replace(/\./g, '%2E') : encode(s);
@@ -160,7 +160,11 @@ export class Transport {
     this.apiKey = opts.apiKey;
     this.entryHeaderPrefix = opts.entryHeaderPrefix ?? 'platform';
     this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.retry = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, ...opts.retry };
+    this.retry = {
+      maxAttempts: Math.max(1, opts.retry?.maxAttempts ?? 4),
+      baseDelayMs: opts.retry?.baseDelayMs ?? 250,
+      maxDelayMs: opts.retry?.maxDelayMs ?? 8_000,
+    };
     this.userAgent = opts.userAgent ?? 'universe-explorer';
     this.logHook = opts.log;
   }
