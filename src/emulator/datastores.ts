@@ -77,6 +77,8 @@ function requireWriteScopes(ctx: Ctx, r: Ref): EntryRec | undefined {
   return entry;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** Attributes and user ids from the request headers; left out means cleared. */
 function readMetadata(ctx: Ctx): { attrs?: string; uids: string } {
   const header = (name: string): string | undefined => {
@@ -103,10 +105,10 @@ function readMetadata(ctx: Ctx): { attrs?: string; uids: string } {
   return { attrs, uids };
 }
 
-/** Header values arrive as latin1 characters, one per byte; the JSON in them is UTF-8. */
+/** Header values arrive as latin1 characters, one per byte; the JSON in them must be UTF-8. */
 function parseHeaderJson(raw: string): unknown {
   try {
-    return JSON.parse(Buffer.from(raw, 'latin1').toString('utf8'));
+    return JSON.parse(utf8.decode(Buffer.from(raw, 'latin1')));
   } catch {
     return undefined;
   }
@@ -115,8 +117,6 @@ function parseHeaderJson(raw: string): unknown {
 /** JSON with every non-ASCII character escaped, so it can go back out in a header unchanged. */
 const asciiJson = (v: unknown): string =>
   JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function checkValue(ctx: Ctx, body: Buffer): void {
   const md5 = ctx.req.headers['content-md5'];

@@ -1,7 +1,9 @@
 // The emulator's HTTP server: routing, API keys, scopes, rate limits and the control endpoints. Routing decisions:
 // an unknown path is 404 and a known path with another method is 405 (with `allow`), both in the gateway's body
 // {errors:[{code:0,message}]}, before the API key is looked at. Then a missing or unknown x-api-key is 401 (gateway
-// body), a key not allowed for the universe in the path or lacking a scope is 403 in the route's family.
+// body), a key not allowed for the universe in the path or lacking a scope is 403 in the route's family. Requests
+// Node's parser refuses never reach the emulator: a request line and headers over 16 KiB get 431, a malformed
+// request line (spaces, control characters) 400.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

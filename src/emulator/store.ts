@@ -161,9 +161,13 @@ export class Store {
   /** Loads and compacts the journal in `dataDir`; from then on every commit is appended to it. */
   open(dataDir: string, warn: (line: string) => void): void {
     const file = path.join(dataDir, 'journal.jsonl');
-    for (const line of Journal.read(file, warn)) {
-      for (const fact of line as unknown[]) this.apply(decode(fact as Fact));
-    }
+    Journal.read(file, warn).forEach((line, i) => {
+      try {
+        for (const fact of line as Fact[]) this.apply(decode(fact));
+      } catch (err) {
+        warn(`journal: skipped record ${i + 1}: ${(err as Error).message}`);
+      }
+    });
     this.journal = new Journal(file);
     this.journal.rewrite(this.dump());
   }

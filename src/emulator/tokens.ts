@@ -14,13 +14,11 @@ export class Tokens {
   static create(dataDir?: string): Tokens {
     if (!dataDir) return new Tokens(randomBytes(32));
     const file = path.join(dataDir, 'secret');
-    try {
-      return new Tokens(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex'));
-    } catch {
-      const secret = randomBytes(32);
-      fs.writeFileSync(file, secret.toString('hex'), { mode: 0o600 });
-      return new Tokens(secret);
-    }
+    const saved = fs.existsSync(file) ? Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex') : Buffer.alloc(0);
+    if (saved.length === 32) return new Tokens(saved);
+    const secret = randomBytes(32);
+    fs.writeFileSync(file, secret.toString('hex'), { mode: 0o600 });
+    return new Tokens(secret);
   }
 
   issue(kind: string, binding: readonly unknown[], position: unknown): string {

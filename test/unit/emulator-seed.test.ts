@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { RunningEmulator } from '../../src/emulator/server';
+import { call, DS, entry, ENTRY, start } from './fixtures/emulator/harness';
+
+let a: RunningEmulator;
+let b: RunningEmulator;
+before(async () => {
+  [a, b] = await Promise.all([start({ seed: 'demo' }), start({ seed: 'demo' })]);
+});
+after(() => Promise.all([a.close(), b.close()]));
+
+const keys = async (url: string, datastoreName: string, query: Record<string, string> = {}) =>
+  (await call(url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName, limit: 1000, ...query } })).json.keys;
+
+describe('demo seed', () => {
+  it('holds data stores in several scopes, with versions, attributes, user ids and numbers', async () => {
+    const stores = (await call(a.url, 'GET', DS(), { query: { limit: 100 } })).json.datastores.map((d: { name: string }) => d.name);
+    assert.deepEqual(stores, ['Inventory', 'Leaderboard', 'PlayerData', 'Settings']);
+    assert.equal((await keys(a.url, 'PlayerData')).length, 300);
+    const scopes = new Set((await keys(a.url, 'Inventory', { allScopes: 'true' })).map((k: { scope: string }) => k.scope));
+    assert.deepEqual([...scopes], ['global', 'season2']);
+    const versions = await call(a.url, 'GET', `${ENTRY}/versions`, { query: entry('Settings', 'FeatureFlags') });
+    assert.equal(versions.json.versions.length, 4);
+    const settings = await call(a.url, 'GET', ENTRY, { query: entry('Settings', 'GameConfig') });
+    assert.ok(settings.headers.get('platform-entry-attributes'));
+    assert.equal(settings.headers.get('platform-entry-userids'), '[1001]');
+    const score = await call(a.url, 'GET', ENTRY, { query: entry('Leaderboard', 'Player_10001') });
+    assert.equal(typeof JSON.parse(score.text), 'number');
+  });
+
+  it('holds universe and place bans with their logs', async () => {
+    const base = '/cloud/v2/universes/123456';
+    assert.ok((await call(a.url, 'GET', `${base}/user-restrictions`)).json.userRestrictions.length >= 3);
+    const inherited = await call(a.url, 'GET', `${base}/places/1234562/user-restrictions/2001`);
+    assert.equal(inherited.json.gameJoinRestriction.inherited, true);
+    const place = (await call(a.url, 'GET', `${base}/places/1234561/user-restrictions`)).json.userRestrictions;
+    assert.ok(place.some((r: { gameJoinRestriction: { inherited: boolean } }) => !r.gameJoinRestriction.inherited));
+    const logs = (await call(a.url, 'GET', `${base}/user-restrictions:listLogs`, { query: { maxPageSize: 100 } })).json.logs;
+    assert.ok(logs.length >= 6);
+    assert.ok(logs.some((l: { place: string }) => l.place === 'places/1234561'));
+    assert.deepEqual(logs[0].moderator, { platformUser: 'users/1001' });
+  });
+
+  it('holds assets of creator 1001 with several versions and every moderation state', async () => {
+    const states = new Set<string>();
+    for (const id of ['10000000001', '10000000002', '10000000003', '10000000004', '10000000005']) {
+      const asset = await call(a.url, 'GET', `/assets/v1/assets/${id}`);
+      assert.deepEqual(asset.json.creationContext, { creator: { userId: '1001' } });
+      states.add(asset.json.moderationResult.moderationState);
+    }
+    assert.deepEqual([...states].sort(), ['Approved', 'Rejected', 'Reviewing']);
+    assert.equal((await call(a.url, 'GET', '/assets/v1/assets/10000000001/versions')).json.assetVersions.length, 3);
+  });
+
+  it('is the same every time', async () => {
+    for (const path of [`${ENTRY}/versions?datastoreName=Settings&entryKey=ShopPrices`, `${DS()}?limit=10`, '/assets/v1/assets/10000000002']) {
+      assert.equal((await call(a.url, 'GET', path)).text, (await call(b.url, 'GET', path)).text);
+    }
+  });
+});
