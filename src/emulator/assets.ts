@@ -8,6 +8,7 @@
 // - Update takes a file part for any asset type (the spec limits content updates to Models; the emulator does not)
 //   and then creates a new version. It needs a request part whose assetId matches the path. Without updateMask the
 //   fields present in the request are changed; with one, exactly the named fields (absent ones are cleared).
+//   creationContext.expectedPrice is accepted and ignored: uploads cost nothing here.
 // - Get without readMask returns every field; with one, only the named fields (an unknown name is 400).
 // - Archive of an archived asset and Restore of an active one are 400.
 // - Rollback accepts JSON {assetVersion} or a multipart field, creates version n+1 with the target's content and
@@ -47,7 +48,7 @@ export function moderationFor(displayName: string): AssetVersionRec['moderationS
   return 'Approved';
 }
 
-export function assetJson(a: AssetRec): Record<string, unknown> {
+function assetJson(a: AssetRec): Record<string, unknown> {
   const v = a.versions[a.versions.length - 1];
   return {
     path: `assets/${a.id}`,

@@ -22,7 +22,7 @@ import { lowerBound, VERSION_ID, type EntryRec, type StoreRec, type VersionRec }
 
 const BASE = '/datastores/v1/universes/{universeId}/standard-datastores';
 const S = 'universe-datastores.';
-export const MAX_VALUE_BYTES = 4 * 1024 * 1024;
+const MAX_VALUE_BYTES = 4 * 1024 * 1024;
 const MAX_ATTRIBUTE_BYTES = 300;
 const MAX_USER_IDS = 4;
 const MAX_LIMIT = 1000;
@@ -69,12 +69,10 @@ function liveVersion(ctx: Ctx, r: Ref): VersionRec {
   return v;
 }
 
-function requireWriteScopes(ctx: Ctx, r: Ref): EntryRec | undefined {
+function requireWriteScopes(ctx: Ctx, r: Ref): void {
   const store = ctx.app.store.universes.get(r.u)?.stores.get(r.store);
-  const entry = store?.scopes.get(r.scope)?.entries.get(r.key);
   if (!store) requireScope(ctx, `${S}control:create`);
-  requireScope(ctx, current(entry) ? `${S}objects:update` : `${S}objects:create`);
-  return entry;
+  requireScope(ctx, current(store?.scopes.get(r.scope)?.entries.get(r.key)) ? `${S}objects:update` : `${S}objects:create`);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

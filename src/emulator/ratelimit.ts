@@ -36,7 +36,7 @@ interface Window {
   count: number;
 }
 
-export interface RateSubject {
+interface RateSubject {
   universe: number;
   key: string;
   user?: string;

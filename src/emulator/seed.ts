@@ -4,9 +4,9 @@ import type { App } from './http';
 import { moderationFor } from './assets';
 import type { AssetVersionRec, Creator, Fact, Restriction } from './store';
 
-export const DEMO_UNIVERSE = 123456;
-export const DEMO_PLACES = [1234561, 1234562];
-export const DEMO_CREATOR = 1001;
+const DEMO_UNIVERSE = 123456;
+const DEMO_PLACES = [1234561, 1234562];
+const DEMO_CREATOR = 1001;
 
 const BASE = Date.UTC(2024, 0, 15, 12, 0, 0);
 const MINUTE = 60_000;

@@ -7,7 +7,7 @@ import { Journal } from './journal';
 
 // ---- data stores ----
 
-export interface EntryVersionJson {
+interface EntryVersionJson {
   version: string;
   deleted: boolean;
   contentLength: number;
@@ -35,7 +35,7 @@ export interface EntryRec {
   versions: VersionRec[];
 }
 
-export interface ScopeRec {
+interface ScopeRec {
   keys: string[]; // sorted (UTF-16 code unit order)
   entries: Map<string, EntryRec>;
 }
@@ -64,7 +64,7 @@ export interface LogRec {
   json: { user: string; place: string } & Record<string, unknown>;
 }
 
-export interface IdemRec {
+interface IdemRec {
   fp: string;
   at: number;
   body: unknown;
@@ -344,7 +344,7 @@ function decode(f: Fact): Fact {
   return f.t === 'ds' ? { ...f, value: Buffer.from(f.value as unknown as string, 'base64') } : f;
 }
 
-export function insertSorted(list: string[], item: string): void {
+function insertSorted(list: string[], item: string): void {
   list.splice(lowerBound(list, item), 0, item);
 }
 
