@@ -23,17 +23,22 @@ export function toolPaths(): Tools {
   };
 }
 
+/** A failure whose message says it all (a tool or command that failed); callers print no stack. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
 /** Installs Node 24 and code-server when missing (scripts/ensure-tools.sh); throws when that fails. */
 export function ensureTools(): Tools {
   const r = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-tools.sh')], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`scripts/ensure-tools.sh failed (exit ${r.status ?? r.signal})`);
+  if (r.status !== 0) throw new ToolError(`scripts/ensure-tools.sh failed (exit ${r.status ?? r.signal})`);
   return toolPaths();
 }
 
 /** Runs a command in the repo, output passed through; throws when it fails. */
 export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): void {
   const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+  if (r.status !== 0) throw new ToolError(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
 export interface RunDirs {
@@ -119,7 +124,7 @@ export function installExtension(tools: Tools, dirs: RunDirs, vsix: string): voi
     env: serverEnv(dirs),
     encoding: 'utf8',
   });
-  if (r.status !== 0) throw new Error(`installing ${vsix} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0) throw new ToolError(`installing ${vsix} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
 }
 
 export interface CodeServerOptions {

@@ -15,6 +15,7 @@ import { format } from 'node:util';
 import type { Browser } from 'playwright-core';
 import {
   ROOT,
+  ToolError,
   ensureTools,
   makeRunDir,
   startCodeServer,
@@ -239,4 +240,4 @@ async function main(): Promise<void> {
   finish();
 }
 
-main().catch((err: Error) => void abort(`error: ${err.stack ?? err.message}`));
+main().catch((err: Error) => void abort(err instanceof ToolError ? err.message : `error: ${err.stack ?? err.message}`));
