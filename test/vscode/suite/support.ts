@@ -1,0 +1,110 @@
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { Ui } from '../../../src/ui';
+
+export const extensionId = 'universe-explorer.universe-explorer';
+
+export async function extensionApi(): Promise<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(extensionId);
+  if (!ext) throw new Error(`${extensionId} is not installed in this VS Code`);
+  return ext.activate();
+}
+
+type Kind = 'input' | 'pick' | 'pickMany' | 'info' | 'warn' | 'error' | 'saveDialog' | 'openDialog';
+
+export interface Prompt {
+  kind: Kind;
+  text: string;
+}
+
+interface Rule {
+  kind: Kind;
+  match: RegExp;
+  answer: unknown;
+  once: boolean;
+}
+
+/**
+ * A Ui that answers from rules given by the test and records every prompt and message. A prompt that no rule
+ * matches is answered as a cancel, and recorded, so a test sees what it forgot to answer.
+ */
+export class ScriptedUi implements Ui {
+  readonly prompts: Prompt[] = [];
+  readonly copied: string[] = [];
+  private rules: Rule[] = [];
+
+  /** `answer`: a string for inputs and message buttons, a label (string) for picks, a Uri for dialogs. */
+  on(kind: Kind, match: RegExp, answer: unknown, once = true): this {
+    this.rules.push({ kind, match, answer, once });
+    return this;
+  }
+
+  messages(kind: 'info' | 'warn' | 'error'): string[] {
+    return this.prompts.filter((p) => p.kind === kind).map((p) => p.text);
+  }
+
+  private answer(kind: Kind, text: string): unknown {
+    this.prompts.push({ kind, text });
+    const i = this.rules.findIndex((r) => r.kind === kind && r.match.test(text));
+    if (i < 0) return undefined;
+    const rule = this.rules[i];
+    if (rule.once) this.rules.splice(i, 1);
+    return rule.answer;
+  }
+
+  async input(options: vscode.InputBoxOptions): Promise<string | undefined> {
+    const answer = this.answer('input', `${options.title ?? ''} ${options.prompt ?? ''}`) as string | undefined;
+    if (answer === undefined) return undefined;
+    const problem = await options.validateInput?.(answer);
+    if (problem) throw new Error(`ScriptedUi: input "${answer}" for "${options.title}" was refused: ${JSON.stringify(problem)}`);
+    return answer;
+  }
+
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
+    const label = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string | undefined;
+    if (label === undefined) return undefined;
+    const item = items.find((i) => i.label === label);
+    if (!item) throw new Error(`ScriptedUi: no item "${label}" in ${items.map((i) => i.label).join(', ')}`);
+    return item;
+  }
+
+  async pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T[] | undefined> {
+    const labels = this.answer('pickMany', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string[] | undefined;
+    return labels && items.filter((i) => labels.includes(i.label));
+  }
+
+  async info(message: string): Promise<string | undefined> {
+    return this.answer('info', message) as string | undefined;
+  }
+
+  async warn(message: string): Promise<string | undefined> {
+    return this.answer('warn', message) as string | undefined;
+  }
+
+  async error(message: string): Promise<string | undefined> {
+    return this.answer('error', message) as string | undefined;
+  }
+
+  async saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    return this.answer('saveDialog', options.title ?? '') as vscode.Uri | undefined;
+  }
+
+  async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
+    return this.answer('openDialog', options.title ?? '') as vscode.Uri[] | undefined;
+  }
+
+  async copy(text: string): Promise<void> {
+    this.copied.push(text);
+  }
+}
+
+/** Polls until `check` returns a value that is not undefined/false, or fails after `ms`. */
+export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
