@@ -39,6 +39,7 @@ export class Sandbox implements vscode.Disposable {
   }
 
   async stop(): Promise<void> {
+    await this.starting?.catch(() => undefined); // a stop during a start stops what that start made
     const running = this.running;
     this.running = undefined;
     await this.connections.setSandbox(undefined);

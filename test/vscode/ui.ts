@@ -32,4 +32,26 @@ export const UI_TESTS: UiTest[] = [
       await wb.screenshot(RESULTS_DIR, 'workbench');
     },
   },
+  {
+    name: 'the Universes view welcomes a new user, starts the sandbox and expands the demo universe',
+    fn: async (wb) => {
+      await wb.openViewContainer('Universes');
+      // Whatever the settings started, begin from nothing configured.
+      await wb.runCommand('Universe Explorer: Stop Local Sandbox');
+      const welcome = wb.sideBar().getByRole('region', { name: 'Welcome' });
+      const start = welcome.getByRole('button', { name: 'Start Local Sandbox' });
+      await start.waitFor({ state: 'visible', timeout: 20_000 });
+      await welcome.getByRole('button', { name: 'Add Connection…' }).waitFor({ state: 'visible' });
+      await wb.screenshot(RESULTS_DIR, 'universes-welcome');
+      await start.click();
+      await wb.treeRow('Local Sandbox').waitFor({ state: 'visible', timeout: 20_000 });
+      await wb.expandTreeRow('Demo Universe');
+      for (const group of ['Data Stores', 'User Restrictions', 'Assets']) {
+        await wb.treeRow(group).waitFor({ state: 'visible' });
+      }
+      await wb.expandTreeRow('Data Stores');
+      await wb.treeRow('PlayerData').waitFor({ state: 'visible', timeout: 20_000 });
+      await wb.screenshot(RESULTS_DIR, 'universes-sandbox');
+    },
+  },
 ];
