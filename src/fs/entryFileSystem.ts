@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { PreconditionFailedError, type Entry } from '../api';
 import type { CommandContext } from '../commands/context';
+import { reason } from '../errors';
 import { formatBytes } from '../format';
 import { formatJson } from '../json';
 import { settings } from '../settings';
@@ -71,6 +72,7 @@ export class EntryFileSystem implements vscode.FileSystemProvider {
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    if (isFolder(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const l = this.loaded.get(uri.toString()) ?? (await this.load(uri));
     return {
       type: vscode.FileType.File,
@@ -86,6 +88,15 @@ export class EntryFileSystem implements vscode.FileSystemProvider {
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    try {
+      await this.write(uri, content);
+    } catch (error) {
+      this.ctx.log.error(`Not saved ${uri.path}: ${reason(error)}`);
+      throw error;
+    }
+  }
+
+  private async write(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const a = addressOf(uri);
     if (this.readOnly(uri)) {
       throw vscode.FileSystemError.NoPermissions(`Universe ${a.universeId} is read-only (setting universeExplorer.readOnlyUniverses).`);
@@ -217,6 +228,11 @@ async function replaceDocument(uri: vscode.Uri, text: Uint8Array): Promise<void>
   edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), new TextDecoder().decode(text));
   await vscode.workspace.applyEdit(edit);
   await doc.save();
+}
+
+/** The folders above an entry (`/`, `/<universe>`, `/<universe>/<store>`, `/<universe>/<store>/<scope>`). */
+function isFolder(uri: vscode.Uri): boolean {
+  return uri.path.split('/').length < 5 && !uri.path.endsWith('.json');
 }
 
 function notFoundAsFileNotFound(uri: vscode.Uri) {
