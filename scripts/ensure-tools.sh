@@ -63,6 +63,8 @@ if ! node24_ok; then
   node24_ok || fail "Node $NODE24_VERSION did not install into $N24"
 fi
 
+bash "$(dirname "${BASH_SOURCE[0]}")/system-packages.sh" || fail "the Debian packages chromium and libkrb5-dev are needed"
+
 if ! code_server_ok; then
   say "installing code-server $CODE_SERVER_VERSION into .tools/code-server (about 2 min, 617 MB; builds native modules)"
   if ! dpkg -s libkrb5-dev >/dev/null 2>&1 && [[ ! -f /usr/include/gssapi/gssapi.h && ! -f /usr/include/krb5.h ]]; then
