@@ -2,6 +2,7 @@ import { allScopes } from '../tree/dataStoreNode';
 import { required } from '../ui';
 import type { CommandDef } from './context';
 import { asDataStore } from './nodes';
+import { nameRule } from './prompts';
 
 export const chooseScope: CommandDef = {
   id: 'universeExplorer.chooseScope',
@@ -24,7 +25,7 @@ export const chooseScope: CommandDef = {
         await ctx.ui.input({
           title: 'Scope',
           value: store.scope === allScopes ? '' : store.scope,
-          validateInput: (v) => (v && Buffer.byteLength(v) <= 50 ? undefined : 'A scope has 1 to 50 bytes.'),
+          validateInput: nameRule('scope'),
         }),
       );
     store.scope = scope;

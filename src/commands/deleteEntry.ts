@@ -1,12 +1,11 @@
 import type { CommandDef } from './context';
-import { asEntry, checkWritable } from './nodes';
+import { writableEntry } from './nodes';
 
 export const deleteEntry: CommandDef = {
   id: 'universeExplorer.deleteEntry',
   failure: 'delete the entry',
   async run(ctx, node: unknown) {
-    const entry = asEntry(node);
-    checkWritable(entry.parent.readOnly, entry.parent.universeId);
+    const entry = writableEntry(node);
     const answer = await ctx.ui.warn(
       `Delete "${entry.entry.key}" (scope ${entry.entry.scope}) from ${entry.parent.store.name}?`,
       { modal: true, detail: 'The service keeps its versions for 30 days; you can restore one from the versions list.' },

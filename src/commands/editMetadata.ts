@@ -1,7 +1,8 @@
 import { formatJson } from '../json';
 import { required } from '../ui';
 import type { CommandDef } from './context';
-import { asEntry, checkWritable } from './nodes';
+import { writableEntry } from './nodes';
+import { validator } from './prompts';
 
 function parseUserIds(text: string): number[] {
   const ids = text.split(',').map((p) => p.trim()).filter(Boolean);
@@ -12,42 +13,29 @@ function parseUserIds(text: string): number[] {
   });
 }
 
-function checkAttributes(text: string): string | undefined {
-  try {
-    formatJson(text);
-    const value: unknown = JSON.parse(text);
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return 'Attributes are a JSON object, e.g. {"tag": "x"}.';
-    if (Buffer.byteLength(JSON.stringify(value)) > 300) return 'Attributes take at most 300 bytes.';
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
+function checkAttributes(text: string): void {
+  formatJson(text);
+  const value: unknown = JSON.parse(text);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('Attributes are a JSON object, e.g. {"tag": "x"}.');
+  if (Buffer.byteLength(JSON.stringify(value)) > 300) throw new Error('Attributes take at most 300 bytes.');
 }
 
 export const editMetadata: CommandDef = {
   id: 'universeExplorer.editMetadata',
   failure: 'edit attributes and user ids',
   async run(ctx, node: unknown) {
-    const entry = asEntry(node);
-    checkWritable(entry.parent.readOnly, entry.parent.universeId);
+    const entry = writableEntry(node);
     const client = await ctx.connections.client(entry.parent.connectionId);
     const current = await client.datastores.getEntry(entry.request);
     const attributesText = required(
-      await ctx.ui.input({ title: `Attributes of ${entry.entry.key}`, value: JSON.stringify(current.attributes), validateInput: checkAttributes }),
+      await ctx.ui.input({ title: `Attributes of ${entry.entry.key}`, value: JSON.stringify(current.attributes), validateInput: validator(checkAttributes) }),
     );
     const userIdsText = required(
       await ctx.ui.input({
         title: `User ids of ${entry.entry.key}`,
         value: current.userIds.join(', '),
         prompt: 'Up to 4 user ids separated by commas',
-        validateInput: (v) => {
-          try {
-            parseUserIds(v);
-            return undefined;
-          } catch (error) {
-            return (error as Error).message;
-          }
-        },
+        validateInput: validator(parseUserIds),
       }),
     );
     const written = await client.datastores.setEntry({

@@ -1,13 +1,12 @@
 import { required } from '../ui';
 import type { CommandDef } from './context';
-import { asEntry, checkWritable } from './nodes';
+import { writableEntry } from './nodes';
 
 export const incrementEntry: CommandDef = {
   id: 'universeExplorer.incrementEntry',
   failure: 'increment the entry',
   async run(ctx, node: unknown) {
-    const entry = asEntry(node);
-    checkWritable(entry.parent.readOnly, entry.parent.universeId);
+    const entry = writableEntry(node);
     const by = required(
       await ctx.ui.input({
         title: `Increment ${entry.entry.key} by`,

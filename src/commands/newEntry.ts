@@ -2,35 +2,24 @@ import * as vscode from 'vscode';
 import { PreconditionFailedError } from '../api';
 import { entryUri } from '../fs/entryFileSystem';
 import { formatJson } from '../json';
-import { allScopes } from '../tree/dataStoreNode';
 import { required } from '../ui';
 import type { CommandDef } from './context';
-import { asDataStore, checkWritable } from './nodes';
-
-const keyRule = (v: string) => (v && Buffer.byteLength(v) <= 50 ? undefined : 'A key has 1 to 50 bytes.');
+import { writableStore } from './nodes';
+import { nameRule, scopeFor, validator } from './prompts';
 
 export const newEntry: CommandDef = {
   id: 'universeExplorer.newEntry',
   failure: 'create the entry',
   async run(ctx, node: unknown) {
-    const store = asDataStore(node);
-    checkWritable(store.readOnly, store.universeId);
-    const key = required(await ctx.ui.input({ title: `New key in ${store.store.name}`, validateInput: keyRule }));
-    const scope =
-      store.scope === allScopes ? required(await ctx.ui.input({ title: 'Scope', value: 'global', validateInput: keyRule })) : store.scope;
+    const store = writableStore(node);
+    const key = required(await ctx.ui.input({ title: `New key in ${store.store.name}`, validateInput: nameRule('key') }));
+    const scope = await scopeFor(ctx.ui, store);
     const value = required(
       await ctx.ui.input({
         title: `Value of ${key}`,
         value: '{}',
         prompt: 'JSON; you can edit it fully once it is open',
-        validateInput: (v) => {
-          try {
-            formatJson(v);
-            return undefined;
-          } catch (error) {
-            return (error as Error).message;
-          }
-        },
+        validateInput: validator(formatJson),
       }),
     );
     const client = await ctx.connections.client(store.connectionId);

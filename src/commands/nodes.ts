@@ -1,3 +1,5 @@
+import { AssetNode } from '../tree/assetNode';
+import { AssetVersionNode } from '../tree/assetVersionNode';
 import { DataStoreNode } from '../tree/dataStoreNode';
 import { EntryNode } from '../tree/entryNode';
 import { VersionNode } from '../tree/versionNode';
@@ -13,7 +15,20 @@ function expect<T>(kind: new (...args: never[]) => T, what: string) {
 export const asDataStore = expect(DataStoreNode, 'a data store');
 export const asEntry = expect(EntryNode, 'an entry');
 export const asVersion = expect(VersionNode, 'a version');
+export const asAsset = expect(AssetNode, 'an asset');
+export const asAssetVersion = expect(AssetVersionNode, 'an asset version');
 
-export function checkWritable(readOnly: boolean, universeId: number): void {
-  if (readOnly) throw new Error(`universe ${universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
+function writable<T extends { readOnly: boolean; universeId: number }>(node: T): T {
+  if (node.readOnly) throw new Error(`universe ${node.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
+  return node;
+}
+
+/** A data store the user may write to. */
+export const writableStore = (node: unknown) => writable(asDataStore(node));
+
+/** An entry the user may write to. */
+export function writableEntry(node: unknown): EntryNode {
+  const entry = asEntry(node);
+  writable(entry.parent);
+  return entry;
 }

@@ -1,8 +1,24 @@
 import type { Connection } from '../connections';
 import { checkBaseUrl, formatUniverses, parseUniverses, type UniverseEntry } from '../format';
 import { ConnectionNode } from '../tree/connectionNode';
+import { allScopes, type DataStoreNode } from '../tree/dataStoreNode';
 import { required, type Ui } from '../ui';
 import type { CommandContext } from './context';
+
+/** An input box check from a function that throws with the reason. */
+export function validator(check: (value: string) => unknown) {
+  return (value: string): string | undefined => {
+    try {
+      check(value);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+}
+
+/** Keys, scopes and store names take 1 to 50 bytes. */
+export const nameRule = (what: string) => (v: string) => (v && Buffer.byteLength(v) <= 50 ? undefined : `A ${what} has 1 to 50 bytes.`);
 
 export async function askName(ui: Ui, value = ''): Promise<string> {
   const name = await ui.input({
@@ -49,16 +65,15 @@ export async function askUniverses(ui: Ui, value: readonly UniverseEntry[] = [])
     title: 'Universes',
     value: formatUniverses(value),
     prompt: 'Universe ids separated by commas, each optionally "= name", e.g. 123456 = My Game, 789',
-    validateInput: (v) => {
-      try {
-        parseUniverses(v);
-        return undefined;
-      } catch (error) {
-        return (error as Error).message;
-      }
-    },
+    validateInput: validator(parseUniverses),
   });
   return parseUniverses(required(text));
+}
+
+/** The scope to use in a store: its own, or asked when the store lists all scopes. */
+export async function scopeFor(ui: Ui, store: DataStoreNode): Promise<string> {
+  if (store.scope !== allScopes) return store.scope;
+  return required(await ui.input({ title: 'Scope', value: 'global', validateInput: nameRule('scope') }));
 }
 
 /** The connection of the clicked node, or one picked from the list. */

@@ -1,13 +1,12 @@
 import type { CommandDef } from './context';
-import { asVersion, checkWritable } from './nodes';
+import { asVersion, writableEntry } from './nodes';
 
 export const restoreVersion: CommandDef = {
   id: 'universeExplorer.restoreVersion',
   failure: 'restore the version',
   async run(ctx, node: unknown) {
     const v = asVersion(node);
-    const entry = v.parent;
-    checkWritable(entry.parent.readOnly, entry.parent.universeId);
+    const entry = writableEntry(v.parent);
     const answer = await ctx.ui.warn(
       `Restore "${entry.entry.key}" to the version of ${v.version.createdTime}?`,
       { modal: true, detail: 'Its value, attributes and user ids are written as a new version; the history is kept.' },

@@ -5,7 +5,7 @@ import { reason } from '../errors';
 import { formatBytes } from '../format';
 import { formatJson } from '../json';
 import { settings } from '../settings';
-import { entryPath, parseEntryPath, type EntryAddress } from './entryPath';
+import { entryPath, entryRequest, parseEntryPath, type EntryAddress } from './entryPath';
 
 export const entryScheme = 'universe-entry';
 export const versionScheme = 'universe-entry-version';
@@ -56,19 +56,36 @@ function toLoaded(entry: Entry): Loaded {
   };
 }
 
+/** What neither file system supports: entries have no folders, and live in the Universes view. */
+abstract class EntryFileSystemBase {
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  readDirectory(): never {
+    throw vscode.FileSystemError.NoPermissions('Browse entries in the Universes view.');
+  }
+  createDirectory(): never {
+    throw vscode.FileSystemError.NoPermissions('Data stores have no folders.');
+  }
+  delete(): never {
+    throw vscode.FileSystemError.NoPermissions('Delete entries from the Universes view.');
+  }
+  rename(): never {
+    throw vscode.FileSystemError.NoPermissions('Entries cannot be renamed.');
+  }
+}
+
 /**
  * Entries as JSON documents. stat() reports the loaded version's time, so VS Code never sees a "newer file"
  * of its own; a save is conditioned on that version, and a 412 goes to the conflict flow.
  */
-export class EntryFileSystem implements vscode.FileSystemProvider {
+export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
   private readonly loaded = new Map<string, Loaded>();
 
-  constructor(private readonly ctx: CommandContext) {}
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
+  constructor(private readonly ctx: CommandContext) {
+    super();
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
@@ -122,19 +139,6 @@ export class EntryFileSystem implements vscode.FileSystemProvider {
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
-  readDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions('Browse entries in the Universes view.');
-  }
-  createDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions('Data stores have no folders.');
-  }
-  delete(): never {
-    throw vscode.FileSystemError.NoPermissions('Delete entries from the Universes view.');
-  }
-  rename(): never {
-    throw vscode.FileSystemError.NoPermissions('Entries cannot be renamed.');
-  }
-
   private readOnly(uri: vscode.Uri): boolean {
     return settings().readOnlyUniverses.includes(addressOf(uri).universeId);
   }
@@ -147,7 +151,7 @@ export class EntryFileSystem implements vscode.FileSystemProvider {
     const a = addressOf(uri);
     const client = await this.client(a);
     const entry = await client.datastores
-      .getEntry({ universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, entryKey: a.key })
+      .getEntry(entryRequest(a))
       .catch(notFoundAsFileNotFound(uri));
     const l = toLoaded(entry);
     this.loaded.set(uri.toString(), l);
@@ -158,10 +162,7 @@ export class EntryFileSystem implements vscode.FileSystemProvider {
     const known = this.loaded.get(uri.toString());
     const client = await this.client(a);
     const written = await client.datastores.setEntry({
-      universeId: a.universeId,
-      datastoreName: a.datastoreName,
-      scope: a.scope,
-      entryKey: a.key,
+      ...entryRequest(a),
       raw: compact,
       matchVersion,
       exclusiveCreate: matchVersion ? undefined : true,
@@ -183,12 +184,7 @@ export class EntryFileSystem implements vscode.FileSystemProvider {
 
   private async resolveConflict(uri: vscode.Uri, a: EntryAddress, content: Uint8Array, compact: string): Promise<void> {
     const client = await this.client(a);
-    const theirs = await client.datastores.getEntry({
-      universeId: a.universeId,
-      datastoreName: a.datastoreName,
-      scope: a.scope,
-      entryKey: a.key,
-    });
+    const theirs = await client.datastores.getEntry(entryRequest(a));
     const choice = await this.ctx.ui.warn(
       `"${a.key}" was changed in the service since you opened it.`,
       { modal: true, detail: `The service now has version ${theirs.version}. Your edit is kept until you choose.` },
@@ -243,14 +239,12 @@ function notFoundAsFileNotFound(uri: vscode.Uri) {
 }
 
 /** Old versions, read-only: `universe-entry-version://<connection>/<entry path>?<versionId>`. */
-export class EntryVersionFileSystem implements vscode.FileSystemProvider {
+export class EntryVersionFileSystem extends EntryFileSystemBase implements vscode.FileSystemProvider {
   readonly onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>().event;
   private readonly cache = new Map<string, Loaded>();
 
-  constructor(private readonly ctx: CommandContext) {}
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
+  constructor(private readonly ctx: CommandContext) {
+    super();
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
@@ -265,18 +259,6 @@ export class EntryVersionFileSystem implements vscode.FileSystemProvider {
   writeFile(): never {
     throw vscode.FileSystemError.NoPermissions('Old versions are read-only; use Restore This Version.');
   }
-  readDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions();
-  }
-  createDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions();
-  }
-  delete(): never {
-    throw vscode.FileSystemError.NoPermissions();
-  }
-  rename(): never {
-    throw vscode.FileSystemError.NoPermissions();
-  }
 
   private async load(uri: vscode.Uri): Promise<Loaded> {
     const cached = this.cache.get(uri.toString());
@@ -284,7 +266,7 @@ export class EntryVersionFileSystem implements vscode.FileSystemProvider {
     const a = addressOf(uri);
     const client = await this.ctx.connections.client(a.connectionId);
     const entry = await client.datastores
-      .getEntryVersion({ universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, entryKey: a.key, versionId: uri.query })
+      .getEntryVersion({ ...entryRequest(a), versionId: uri.query })
       .catch(notFoundAsFileNotFound(uri));
     const l = toLoaded(entry);
     this.cache.set(uri.toString(), l);

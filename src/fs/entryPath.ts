@@ -44,6 +44,11 @@ export function unescapeSegment(text: string): string {
   return parts.join('');
 }
 
+/** The fields the client's entry calls take. */
+export function entryRequest(a: EntryAddress) {
+  return { universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, entryKey: a.key };
+}
+
 /** `/<universe>/<store>/<scope>/<key>.json`; the connection id goes in the URI's authority. */
 export function entryPath(a: Omit<EntryAddress, 'connectionId'>): string {
   return `/${a.universeId}/${escapeSegment(a.datastoreName)}/${escapeSegment(a.scope)}/${escapeSegment(a.key)}${suffix}`;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EntryVersion } from '../api';
 import { entryUri } from '../fs/entryFileSystem';
-import type { EntryAddress } from '../fs/entryPath';
+import { entryRequest, type EntryAddress } from '../fs/entryPath';
 import { formatBytes } from '../format';
 import { settings } from '../settings';
 import { allScopes, type DataStoreNode, type EntryKey } from './dataStoreNode';
@@ -41,8 +41,7 @@ export class EntryNode implements PagedNode {
   }
 
   get request() {
-    const a = this.address;
-    return { universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, entryKey: a.key };
+    return entryRequest(this.address);
   }
 
   get uri(): vscode.Uri {
