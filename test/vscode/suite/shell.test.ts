@@ -190,4 +190,19 @@ suite('extension shell', () => {
     assert.equal(ctx.connections.get(connection.id), undefined);
     assert.equal(await ctx.extension.secrets.get(`universeExplorer.apiKey.${connection.id}`), undefined);
   });
+  test('Reset Local Sandbox asks first, then brings the demo data back', async () => {
+    await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    const client = await ctx.connections.client('sandbox');
+    const at = { universeId: 123456, datastoreName: 'Leaderboard', scope: 'global', entryKey: 'Player_10001' };
+    const demo = (await client.datastores.getEntry(at)).raw.toString();
+    await client.datastores.setEntry({ ...at, value: -1 });
+    ctx.ui = new ScriptedUi().on('warn', /^Reset the Local Sandbox/, undefined);
+    await vscode.commands.executeCommand('universeExplorer.resetSandbox');
+    assert.equal((await client.datastores.getEntry(at)).raw.toString(), '-1', 'dismissing the question reset anyway');
+    ctx.ui = new ScriptedUi().on('warn', /^Reset the Local Sandbox/, 'Reset');
+    await vscode.commands.executeCommand('universeExplorer.resetSandbox');
+    const fresh = await ctx.connections.client('sandbox');
+    assert.equal((await fresh.datastores.getEntry(at)).raw.toString(), demo);
+    assert.equal(label((await ctx.tree.getChildren())[0]), 'Local Sandbox');
+  });
 });
