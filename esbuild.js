@@ -14,6 +14,8 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/emulator.js' },
+  // The restriction log page: runs in the webview, loaded from media/ (the panel's only local resource root).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2020', sourcemap: false, entryPoints: ['src/webview/page/restrictionLog.ts'], outfile: 'media/restrictionLog/main.js' },
 ];
 
 async function main() {
