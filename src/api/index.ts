@@ -46,6 +46,22 @@ export {
   ServerError,
   TimeoutError,
 } from './errors';
+export {
+  exportDataStore,
+  failuresFileFor,
+  importDataStore,
+  orderedMap,
+  Scheduler,
+  type BulkOptions,
+  type ExportArgs,
+  type ExportCounts,
+  type ExportResult,
+  type ImportArgs,
+  type ImportCounts,
+  type ImportMode,
+  type ImportResult,
+  type SchedulerOptions,
+} from './bulk';
 export { MEDIA_TYPES, assetTypesFor, mediaTypeFor } from './assets';
 export type { AssetFile, AssetType, AssetsApi, CreateAssetRequest, Creator, UpdateAssetRequest, WaitOptions } from './assets';
 export type {

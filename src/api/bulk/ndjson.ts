@@ -1,0 +1,163 @@
+// NDJSON for backups: one entry per line, the value kept as the exact JSON text the service sent, so big integers
+// and number spellings survive (they are never parsed into floats and printed again).
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+
+export interface EntryLine {
+  scope: string;
+  key: string;
+  /** The value's JSON text. */
+  value: string;
+  attributes: Record<string, unknown>;
+  userIds: number[];
+  version?: string;
+}
+
+/**
+ * One export line (with its newline). JSON ignores whitespace between tokens, so line breaks in the value's text
+ * (which one NDJSON line cannot hold) become spaces and whitespace around it is dropped; nothing else changes.
+ */
+export function formatEntryLine(e: EntryLine): string {
+  const value = e.value.replace(/[\r\n]/g, ' ').trim();
+  return (
+    `{"scope":${JSON.stringify(e.scope)},"key":${JSON.stringify(e.key)},"value":${value},` +
+    `"attributes":${JSON.stringify(e.attributes)},"userIds":${JSON.stringify(e.userIds)}` +
+    `${e.version === undefined ? '' : `,"version":${JSON.stringify(e.version)}`}}\n`
+  );
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads one line as an entry; throws an Error saying what is wrong with it. */
+export function parseEntryLine(text: string): EntryLine {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not valid JSON (${(error as Error).message})`);
+  }
+  if (!isRecord(parsed)) throw new Error('not a JSON object');
+  const { scope = 'global', key, attributes = {}, userIds = [], version } = parsed;
+  if (typeof key !== 'string' || key === '') throw new Error('"key" must be a non-empty string');
+  if (typeof scope !== 'string' || scope === '') throw new Error('"scope" must be a non-empty string');
+  if (!isRecord(attributes)) throw new Error('"attributes" must be a JSON object');
+  if (!Array.isArray(userIds) || !userIds.every((id) => Number.isSafeInteger(id))) {
+    throw new Error('"userIds" must be an array of whole numbers');
+  }
+  const value = memberText(text, 'value');
+  if (value === undefined) throw new Error('"value" is missing');
+  return { scope, key, value, attributes, userIds, version: typeof version === 'string' ? version : undefined };
+}
+
+/**
+ * The exact text of the top-level member `name` of a JSON object (the last one, as JSON.parse takes), or undefined.
+ * `json` must already be known to be a valid JSON object.
+ */
+export function memberText(json: string, name: string): string | undefined {
+  let found: string | undefined;
+  let i = json.indexOf('{') + 1;
+  for (;;) {
+    i = skipSpace(json, i);
+    if (json[i] === '}') return found;
+    const keyEnd = skipString(json, i);
+    const key = JSON.parse(json.slice(i, keyEnd)) as string;
+    const start = skipSpace(json, skipSpace(json, keyEnd) + 1); // past the ':'
+    const end = skipValue(json, start);
+    if (key === name) found = json.slice(start, end);
+    i = skipSpace(json, end);
+    if (json[i] === ',') i++;
+  }
+}
+
+function skipSpace(s: string, i: number): number {
+  while (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r') i++;
+  return i;
+}
+
+/** `i` at an opening quote; returns the index after the closing one. */
+function skipString(s: string, i: number): number {
+  for (i++; ; ) {
+    const q = s.indexOf('"', i);
+    let backslashes = 0;
+    while (s[q - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    i = q + 1;
+  }
+}
+
+const STRUCTURE = /[[\]{}"]/g;
+
+function skipValue(s: string, i: number): number {
+  if (s[i] === '"') return skipString(s, i);
+  if (s[i] !== '{' && s[i] !== '[') {
+    while (i < s.length && !',}] \t\r\n'.includes(s[i])) i++;
+    return i;
+  }
+  let depth = 0;
+  for (;;) {
+    STRUCTURE.lastIndex = i;
+    const m = STRUCTURE.exec(s)!;
+    const c = m[0];
+    if (c === '"') {
+      i = skipString(s, m.index);
+      continue;
+    }
+    depth += c === '{' || c === '[' ? 1 : -1;
+    i = m.index + 1;
+    if (depth === 0) return i;
+  }
+}
+
+export interface Line {
+  /** 1-based. */
+  number: number;
+  /** Without its line break (a trailing \r is dropped too). */
+  text: string;
+  /** Byte offset just after this line's \n; for an unterminated last line, the end of the file. */
+  end: number;
+  terminated: boolean;
+}
+
+/** The lines of a file, read as a stream (a file of any size; one line is held at a time). */
+export async function* readLines(file: string, signal?: AbortSignal): AsyncGenerator<Line> {
+  let rest: Buffer = Buffer.alloc(0);
+  let offset = 0; // bytes before `rest`
+  let number = 0;
+  for await (const chunk of createReadStream(file, { signal })) {
+    const buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
+      yield { number: ++number, text: decodeLine(buf, start, nl), end: offset + nl + 1, terminated: true };
+      start = nl + 1;
+    }
+    offset += start;
+    rest = buf.subarray(start);
+  }
+  if (rest.length) yield { number: ++number, text: decodeLine(rest, 0, rest.length), end: offset + rest.length, terminated: false };
+}
+
+function decodeLine(buf: Buffer, start: number, end: number): string {
+  return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
+}
+
+/** Appends lines to an open file in batches; `flush` writes what is buffered. */
+export class LineWriter {
+  private buffered: string[] = [];
+  private size = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  async write(line: string): Promise<void> {
+    this.buffered.push(line);
+    this.size += line.length;
+    if (this.size >= 256 * 1024) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.buffered.length) return;
+    const text = this.buffered.join('');
+    this.buffered = [];
+    this.size = 0;
+    await this.handle.appendFile(text);
+  }
+}

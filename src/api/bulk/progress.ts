@@ -1,0 +1,42 @@
+// What bulk functions take besides their arguments, and the throttled progress report they share.
+import type { CallOptions } from '../http';
+
+export interface BulkOptions<P> extends CallOptions {
+  /** Requests in flight at most (default 16). */
+  concurrency?: number;
+  /** Called at most every 200 ms while the work runs, and once at the end. */
+  onProgress?: (progress: P & { ratePerSecond: number }) => void;
+}
+
+/** Counts of a bulk run; `rate` counts entries handled per second since the run started. */
+export class Progress<C extends object> {
+  private readonly started = Date.now();
+  private last = 0;
+
+  constructor(
+    readonly counts: C,
+    private readonly handled: (counts: C) => number,
+    private readonly report?: (progress: C & { ratePerSecond: number }) => void,
+  ) {}
+
+  tick(): void {
+    const now = Date.now();
+    if (now - this.last < 200) return;
+    this.last = now;
+    this.emit(now);
+  }
+
+  end(): number {
+    const now = Date.now();
+    this.emit(now);
+    return now - this.started;
+  }
+
+  private emit(now: number): void {
+    const seconds = Math.max(0.001, (now - this.started) / 1000);
+    this.report?.({ ...this.counts, ratePerSecond: Math.round(this.handled(this.counts) / seconds) });
+  }
+}
+
+/** Pending calls per request slot: enough to keep every slot busy while results wait for their turn. */
+export const WINDOW_PER_SLOT = 4;

@@ -1,0 +1,154 @@
+// The one scheduler for bulk work: bounded concurrency, pacing from the x-ratelimit-* figures the transport reads,
+// and a 429 that pauses everyone until retry-after instead of failing the entry.
+import { abortError, RateLimitedError } from '../errors';
+import { sleep, type RateLimit } from '../http';
+
+export interface SchedulerOptions {
+  /** Tasks in flight at most. Default 16, the transport's connections per origin. */
+  concurrency?: number;
+  /** The latest x-ratelimit-* figures, e.g. `() => client.rateLimit`. */
+  rateLimit?: () => RateLimit | undefined;
+  signal?: AbortSignal;
+  /** How many 429s one task may meet before it fails with the last one. Default 20. */
+  maxRateLimited?: number;
+}
+
+/** Pause after a 429 without retry-after: doubled per consecutive 429, capped. */
+const BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+/** How often a task waiting for fresh figures looks again. */
+const POLL_MS = 10;
+
+/**
+ * Runs tasks (one request each) close to the service's limit: while figures say requests remain, tasks start at
+ * once; when none remain, they wait for the window to reset, then one probe fetches fresh figures.
+ */
+export class Scheduler {
+  readonly concurrency: number;
+  private readonly maxRateLimited: number;
+  private active = 0;
+  private waiters: (() => void)[] = [];
+  private pausedUntil = 0;
+  private consecutive429 = 0;
+  /** Requests the figures allow from now on; undefined while the service sends none. */
+  private budget?: number;
+  private resetAt = 0;
+  private seenAt?: number;
+  private probing = false;
+
+  constructor(private readonly opts: SchedulerOptions = {}) {
+    this.concurrency = Math.max(1, opts.concurrency ?? 16);
+    this.maxRateLimited = opts.maxRateLimited ?? 20;
+    opts.signal?.addEventListener('abort', () => this.wakeAll(), { once: true });
+  }
+
+  /**
+   * Runs `task` when a slot and the rate limit allow. A RateLimitedError pauses every task until retry-after and
+   * runs this one again: only tasks the service did not apply answer 429, so a repeat is safe even for writes
+   * that are never retried blindly (a create-only or plain set).
+   */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const probe = await this.acquire();
+      try {
+        const result = await task();
+        this.consecutive429 = 0;
+        return result;
+      } catch (error) {
+        if (!(error instanceof RateLimitedError) || attempt >= this.maxRateLimited) throw error;
+        this.pause(error);
+      } finally {
+        this.release(probe);
+      }
+    }
+  }
+
+  private async acquire(): Promise<boolean> {
+    for (;;) {
+      const signal = this.opts.signal;
+      if (signal?.aborted) throw abortError(signal);
+      if (this.active >= this.concurrency) {
+        await new Promise<void>((resolve) => this.waiters.push(resolve));
+        continue;
+      }
+      const wait = this.delay(Date.now());
+      if (wait > 0) {
+        await sleep(wait, signal);
+        continue;
+      }
+      const probe = this.budget !== undefined && this.budget <= 0;
+      this.probing ||= probe;
+      if (this.budget !== undefined) this.budget--;
+      this.active++;
+      return probe;
+    }
+  }
+
+  private release(probe: boolean): void {
+    this.active--;
+    if (probe) this.probing = false;
+    this.waiters.shift()?.();
+  }
+
+  private wakeAll(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** How long a new task must wait; 0 when it may start now. */
+  private delay(now: number): number {
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    this.observe();
+    if (this.budget === undefined || this.budget > 0) return 0;
+    if (now < this.resetAt) return this.resetAt - now;
+    // The window is over but no figures from it came yet: let one request fetch them.
+    return this.probing ? POLL_MS : 0;
+  }
+
+  /** Takes newer figures: what remains, less what is in flight and not yet counted by the service. */
+  private observe(): void {
+    const figures = this.opts.rateLimit?.();
+    if (!figures || figures.remaining === undefined || figures.at === this.seenAt) return;
+    this.seenAt = figures.at;
+    this.budget = figures.remaining - Math.max(0, this.active - 1);
+    this.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
+    this.probing = false;
+  }
+
+  private pause(error: RateLimitedError): void {
+    this.consecutive429++;
+    const backoff = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** (this.consecutive429 - 1));
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + (error.retryAfterMs ?? backoff));
+  }
+}
+
+/**
+ * Maps `source` through `fn` with up to `window` calls pending, yielding results in source order. Stops pulling
+ * from the source when the consumer stops; a call that fails fails the iteration when its turn comes.
+ */
+export async function* orderedMap<T, R>(
+  source: AsyncIterable<T>,
+  window: number,
+  fn: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
+  const it = source[Symbol.asyncIterator]();
+  const pending: Promise<R>[] = [];
+  let exhausted = false;
+  try {
+    for (;;) {
+      while (!exhausted && pending.length < window) {
+        const next = await it.next();
+        if (next.done) exhausted = true;
+        else {
+          const p = fn(next.value);
+          p.catch(() => undefined); // handled when its turn comes; never an unhandled rejection meanwhile
+          pending.push(p);
+        }
+      }
+      const head = pending.shift();
+      if (!head) return;
+      yield await head;
+    }
+  } finally {
+    if (!exhausted) await it.return?.();
+  }
+}
