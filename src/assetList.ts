@@ -1,0 +1,83 @@
+import type * as vscode from 'vscode';
+import type { Creator } from './api';
+
+/** What the Assets group remembers of an asset: its id and what to show while the service is not asked. */
+export interface KnownAsset {
+  id: string;
+  displayName: string;
+  assetType?: string;
+}
+
+const listKey = (connectionId: string) => `universeExplorer.assets.${connectionId}`;
+const creatorKey = (connectionId: string) => `universeExplorer.assetCreator.${connectionId}`;
+
+/**
+ * The assets each connection knows (there is no call that lists a creator's assets) and the creator last used for
+ * an upload, kept in globalState. Ids and display data only; never a key.
+ */
+export class AssetList {
+  constructor(private readonly state: vscode.Memento) {}
+
+  list(connectionId: string): KnownAsset[] {
+    return [...this.state.get<KnownAsset[]>(listKey(connectionId), [])];
+  }
+
+  get(connectionId: string, id: string): KnownAsset | undefined {
+    return this.list(connectionId).find((a) => a.id === id);
+  }
+
+  /** Adds the asset at the top of the list, or updates its display data where it is. */
+  async add(connectionId: string, asset: KnownAsset): Promise<void> {
+    const all = this.list(connectionId);
+    const at = all.findIndex((a) => a.id === asset.id);
+    const list = all.filter((a) => a.id !== asset.id);
+    list.splice(Math.max(at, 0), 0, shown(asset));
+    await this.state.update(listKey(connectionId), list);
+  }
+
+  /** Updates the display data of a listed asset; one removed meanwhile stays removed. */
+  async update(connectionId: string, asset: KnownAsset): Promise<void> {
+    const list = this.list(connectionId);
+    const at = list.findIndex((a) => a.id === asset.id);
+    if (at < 0 || JSON.stringify(list[at]) === JSON.stringify(shown(asset))) return;
+    list[at] = shown(asset);
+    await this.state.update(listKey(connectionId), list);
+  }
+
+  async forget(connectionId: string, id: string): Promise<void> {
+    await this.state.update(
+      listKey(connectionId),
+      this.list(connectionId).filter((a) => a.id !== id),
+    );
+  }
+
+  creator(connectionId: string): Creator | undefined {
+    return this.state.get<Creator>(creatorKey(connectionId));
+  }
+
+  async setCreator(connectionId: string, creator: Creator): Promise<void> {
+    await this.state.update(creatorKey(connectionId), creator);
+  }
+}
+
+/** Only the fields the list keeps (an Asset from the service has many more). */
+function shown(asset: KnownAsset): KnownAsset {
+  return asset.assetType ? { id: asset.id, displayName: asset.displayName, assetType: asset.assetType } : { id: asset.id, displayName: asset.displayName };
+}
+
+let active: AssetList | undefined;
+
+/** Creates the extension's list; called once in activate(). */
+export function activateAssetList(state: vscode.Memento): AssetList {
+  active = new AssetList(state);
+  return active;
+}
+
+/**
+ * The extension's list, for tree nodes: TreeContext is shared with every other node kind, so the Assets group
+ * reaches the list here instead of through it. Commands use ctx.assets, the same object.
+ */
+export function assetList(): AssetList {
+  if (!active) throw new Error('The asset list is not ready yet.');
+  return active;
+}
