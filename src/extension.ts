@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import { activateAssetList } from './assetList';
 import { registerCommands } from './commands';
 import type { CommandContext } from './commands/context';
+import { withProgress } from './commands/progress';
+import { assetDetails, assetDetailsScheme } from './commands/showAssetDetails';
 import { Connections } from './connections';
 import { EntryFileSystem, EntryVersionFileSystem, entryScheme, versionScheme } from './fs/entryFileSystem';
 import { reason } from './errors';
@@ -21,7 +24,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const sandbox = new Sandbox(context, connections, log);
   const tree = new UniverseTree(connections);
   const view = vscode.window.createTreeView('universeExplorer.universes', { treeDataProvider: tree, showCollapseAll: true });
-  const ctx = { ui: vscodeUi, log, connections, tree, sandbox, extension: context } as CommandContext;
+  const assets = activateAssetList(context.globalState);
+  const ctx = { ui: vscodeUi, log, connections, tree, view, sandbox, extension: context, assets, progress: withProgress } as CommandContext;
   ctx.entries = new EntryFileSystem(ctx);
   context.subscriptions.push(
     log,
@@ -31,6 +35,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     view,
     vscode.workspace.registerFileSystemProvider(entryScheme, ctx.entries, { isCaseSensitive: true }),
     vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(ctx), { isCaseSensitive: true, isReadonly: true }),
+    assetDetails,
+    vscode.workspace.registerTextDocumentContentProvider(assetDetailsScheme, assetDetails),
     ...registerCommands(ctx),
   );
   if (settings().sandboxAutoStart) {

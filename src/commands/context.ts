@@ -1,10 +1,13 @@
 import type * as vscode from 'vscode';
+import type { AssetList } from '../assetList';
 import type { Connections } from '../connections';
 import type { EntryFileSystem } from '../fs/entryFileSystem';
 import type { Log } from '../log';
 import type { Sandbox } from '../sandbox';
+import type { TreeNode } from '../tree/node';
 import type { UniverseTree } from '../tree/provider';
 import type { Ui } from '../ui';
+import type { withProgress } from './progress';
 
 /** What every command handler receives. `ui` is replaceable, so tests can answer prompts. */
 export interface CommandContext {
@@ -15,6 +18,12 @@ export interface CommandContext {
   sandbox: Sandbox;
   entries: EntryFileSystem;
   extension: vscode.ExtensionContext;
+  /** The Universes view, for reveal. */
+  view: vscode.TreeView<TreeNode>;
+  /** The assets each connection knows, and the creator it last uploaded as. */
+  assets: AssetList;
+  /** withProgress from ./progress; replaceable so tests can cancel through the AbortSignal path. */
+  progress: typeof withProgress;
 }
 
 export interface CommandDef {

@@ -25,6 +25,18 @@ import { showLog } from './showLog';
 import { startSandbox } from './startSandbox';
 import { stopSandbox } from './stopSandbox';
 import { testConnection } from './testConnection';
+import { uploadAsset } from './uploadAsset';
+import { addAssetById } from './addAssetById';
+import { showAssetDetails } from './showAssetDetails';
+import { editAssetInfo } from './editAssetInfo';
+import { editAssetPreviews } from './editAssetPreviews';
+import { editAssetSocialLinks } from './editAssetSocialLinks';
+import { updateAssetContent } from './updateAssetContent';
+import { archiveAsset } from './archiveAsset';
+import { restoreAsset } from './restoreAsset';
+import { rollbackAsset } from './rollbackAsset';
+import { copyAssetId } from './copyAssetId';
+import { removeAsset } from './removeAsset';
 
 export const commands: CommandDef[] = [
   addConnection,
@@ -51,6 +63,18 @@ export const commands: CommandDef[] = [
   copyVersion,
   compareVersion,
   restoreVersion,
+  uploadAsset,
+  addAssetById,
+  showAssetDetails,
+  editAssetInfo,
+  editAssetPreviews,
+  editAssetSocialLinks,
+  updateAssetContent,
+  archiveAsset,
+  restoreAsset,
+  rollbackAsset,
+  copyAssetId,
+  removeAsset,
 ];
 
 /** Registers each command through one wrapper that logs, stays silent on cancel and shows failures. */
