@@ -1,43 +1,67 @@
 import * as vscode from 'vscode';
 import type { UserRestriction } from '../api';
-import { settings } from '../settings';
-import { pagedChildren, type PagedNode } from './loadMoreNode';
 import type { TreeContext, TreeNode } from './node';
-import { Pager } from './pager';
-import { RestrictionNode } from './restrictionNode';
+import type { Pager } from './pager';
+import { PlaceRestrictionsNode } from './placeRestrictionsNode';
+import { restrictionChildren, restrictionPager, type RestrictionListNode } from './restrictionNode';
 import type { UniverseNode } from './universeNode';
 
-export class RestrictionsGroupNode implements PagedNode {
+/** The universe's restrictions, and under them the places the user asked to see ("Show Place…"). */
+export class RestrictionsGroupNode implements RestrictionListNode {
   readonly id: string;
   readonly pager: Pager<UserRestriction>;
+  readonly places: PlaceRestrictionsNode[] = [];
 
   constructor(
     readonly ctx: TreeContext,
     readonly parent: UniverseNode,
   ) {
     this.id = `${parent.id}/restrictions`;
-    this.pager = new Pager(async (pageToken, signal) => {
-      const client = await ctx.connections.client(parent.connectionId);
-      const page = await client.restrictions.list(
-        { universeId: parent.universe.id, maxPageSize: Math.min(settings().pageSize, 100), pageToken },
-        { signal },
-      );
-      return { items: page.userRestrictions, next: page.nextPageToken };
-    });
+    this.pager = restrictionPager(ctx, this);
+  }
+
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+
+  get universeId(): number {
+    return this.parent.universe.id;
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
   }
 
   item(): vscode.TreeItem {
     const item = new vscode.TreeItem('User Restrictions', vscode.TreeItemCollapsibleState.Collapsed);
     item.iconPath = new vscode.ThemeIcon('shield');
-    item.contextValue = 'restrictions';
+    item.tooltip = `Restrictions of universe ${this.universeId}; "Show Place…" lists those of one place`;
+    item.contextValue = this.readOnly ? 'restrictions.readOnly' : 'restrictions';
     return item;
   }
 
-  children(): Promise<TreeNode[]> {
-    return pagedChildren(this, this.pager, (r) => new RestrictionNode(this, r));
+  async children(): Promise<TreeNode[]> {
+    return [...this.places, ...(await restrictionChildren(this))];
   }
 
+  /** The node of a place, added the first time it is asked for. */
+  showPlace(placeId: number): PlaceRestrictionsNode {
+    let node = this.places.find((p) => p.placeId === placeId);
+    if (!node) {
+      node = new PlaceRestrictionsNode(this.ctx, this, placeId);
+      this.places.push(node);
+    }
+    return node;
+  }
+
+  hidePlace(node: PlaceRestrictionsNode): void {
+    const i = this.places.indexOf(node);
+    if (i >= 0) this.places.splice(i, 1);
+  }
+
+  /** A universe ban shows at every place, so the places reload too. */
   reset(): void {
     this.pager.reset();
+    for (const place of this.places) place.reset();
   }
 }
