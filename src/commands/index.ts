@@ -37,6 +37,13 @@ import { restoreAsset } from './restoreAsset';
 import { rollbackAsset } from './rollbackAsset';
 import { copyAssetId } from './copyAssetId';
 import { removeAsset } from './removeAsset';
+import { banUser } from './banUser';
+import { editRestriction } from './editRestriction';
+import { unban } from './unban';
+import { lookUpUser } from './lookUpUser';
+import { showPlace } from './showPlace';
+import { hidePlace } from './hidePlace';
+import { showRestrictionLog } from './showRestrictionLog';
 
 export const commands: CommandDef[] = [
   addConnection,
@@ -75,6 +82,13 @@ export const commands: CommandDef[] = [
   rollbackAsset,
   copyAssetId,
   removeAsset,
+  banUser,
+  editRestriction,
+  unban,
+  lookUpUser,
+  showPlace,
+  hidePlace,
+  showRestrictionLog,
 ];
 
 /** Registers each command through one wrapper that logs, stays silent on cancel and shows failures. */
