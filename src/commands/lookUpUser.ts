@@ -3,7 +3,6 @@ import { describeDuration, formatTimeLeft } from '../duration';
 import { altAccounts } from '../tree/restrictionNode';
 import { RestrictionLogPanel } from '../webview/restrictionLogPanel';
 import type { CommandDef } from './context';
-import { withProgress } from './progress';
 import { askUserId, describeScope, logTarget, restrictionList } from './restrictionScope';
 
 export function describeRestriction(userId: string, where: string, restriction: UserRestriction, nowMs: number): string {
@@ -29,7 +28,7 @@ export const lookUpUser: CommandDef = {
     const where = describeScope(list);
     const userId = await askUserId(ctx.ui, `Look up a user's restriction at ${where}`);
     const client = await ctx.connections.client(list.connectionId);
-    const restriction = await withProgress(`Looking up user ${userId}…`, (signal) =>
+    const restriction = await ctx.progress(`Looking up user ${userId}…`, (signal) =>
       client.restrictions.get({ universeId: list.universeId, placeId: list.placeId, userId }, { signal }),
     );
     // Not awaited: the message stays until dismissed, and the command is done.

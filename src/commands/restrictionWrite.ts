@@ -1,7 +1,6 @@
 import type { GameJoinRestrictionInput, UserRestriction } from '../api';
 import type { RestrictionListNode } from '../tree/restrictionNode';
 import type { CommandContext } from './context';
-import { withProgress } from './progress';
 import { afterWrite } from './restrictionScope';
 
 /**
@@ -16,7 +15,7 @@ export async function writeRestriction(
   title: string,
 ): Promise<UserRestriction> {
   const client = await ctx.connections.client(list.connectionId);
-  const result = await withProgress(title, (signal) =>
+  const result = await ctx.progress(title, (signal) =>
     client.restrictions.update(
       { universeId: list.universeId, placeId: list.placeId, userId, gameJoinRestriction, updateMask: 'gameJoinRestriction' },
       { signal },

@@ -1,3 +1,4 @@
+import { reason } from '../errors';
 import type { CommandDef } from './context';
 import { askPlaceId, restrictionsGroup } from './restrictionScope';
 
@@ -8,6 +9,9 @@ export const showPlace: CommandDef = {
     const group = await restrictionsGroup(ctx, node);
     const place = group.showPlace(await askPlaceId(ctx.ui));
     ctx.tree.update(group);
+    await ctx.view.reveal(place, { select: true, expand: true }).then(undefined, (error: unknown) =>
+      ctx.log.warn(`Could not reveal place ${place.placeId}: ${reason(error)}`),
+    );
     return place;
   },
 };
