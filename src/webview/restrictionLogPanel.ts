@@ -83,8 +83,8 @@ export class RestrictionLogPanel implements vscode.Disposable {
   }
 
   readonly panel: vscode.WebviewPanel;
-  /** True once the page has said `ready`; the host posts nothing before. */
-  ready = false;
+  /** How often the page has loaded and said `ready` (a hidden panel's page is discarded and loads again). */
+  pageLoads = 0;
   private filter: LogFilter = { user: '', place: '' };
   private readonly pager: Pager<RestrictionLog>;
   private loading = false;
@@ -160,7 +160,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
   private async handle(m: ToHost): Promise<unknown> {
     switch (m.type) {
       case 'ready':
-        this.ready = true;
+        this.pageLoads++;
         this.post();
         return undefined;
       case 'applyFilter': {
@@ -212,6 +212,11 @@ export class RestrictionLogPanel implements vscode.Disposable {
     this.ctx.log.info(`Exported ${logs.length} restriction log entries to ${uri.toString(true)}`);
     void this.ctx.ui.info(`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`);
     return uri;
+  }
+
+  /** The host posts nothing before the page's first `ready`. */
+  get ready(): boolean {
+    return this.pageLoads > 0;
   }
 
   private post(): void {
