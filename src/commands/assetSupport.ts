@@ -90,7 +90,13 @@ export async function refreshAssets(ctx: CommandContext, connectionId: string): 
 export async function revealAsset(ctx: CommandContext, connectionId: string, assetId: string): Promise<AssetNode> {
   const [group] = await assetGroups(ctx, connectionId);
   if (!group) throw new Error('the connection has no universe, so there is no Assets group to show it in; add a universe');
-  const node = (await ctx.tree.getChildren(group)).find((n): n is AssetNode => n instanceof AssetNode && n.assetId === assetId);
+  const find = async () =>
+    (await ctx.tree.getChildren(group)).find((n): n is AssetNode => n instanceof AssetNode && n.assetId === assetId);
+  let node = await find();
+  if (!node) {
+    ctx.tree.refresh(group); // loaded before the asset was added
+    node = await find();
+  }
   if (!node) throw new Error(`asset ${assetId} is not in the list`);
   await ctx.view.reveal(node, { select: true, focus: true, expand: false });
   return node;

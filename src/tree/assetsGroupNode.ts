@@ -5,6 +5,9 @@ import { MessageNode } from './messageNode';
 import type { TreeContext, TreeNode } from './node';
 import type { UniverseNode } from './universeNode';
 
+/** Get Asset shares a per-minute limit with uploads: a long list is read a few assets at a time. */
+const PARALLEL_READS = 6;
+
 /**
  * There is no call that lists a creator's assets, and assets do not belong to a universe: every universe's Assets
  * group of a connection shows the same list, the assets this connection uploaded or added by id.
@@ -55,7 +58,9 @@ export class AssetsGroupNode implements TreeNode {
     const nodes = assetList()
       .list(this.connectionId)
       .map((known) => new AssetNode(this.ctx, this, known));
-    await Promise.all(nodes.map((n) => n.load()));
+    for (let i = 0; i < nodes.length; i += PARALLEL_READS) {
+      await Promise.all(nodes.slice(i, i + PARALLEL_READS).map((n) => n.load()));
+    }
     return nodes;
   }
 }
