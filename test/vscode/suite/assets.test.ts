@@ -129,6 +129,10 @@ suite('assets in the editor', () => {
     assert.ok(ui.prompts.some((p) => p.kind === 'pick' && /^Connection/.test(p.text)), 'the connection was not asked');
     assert.ok(ui.prompts.some((p) => p.kind === 'pick' && /^Upload red\.png as/.test(p.text)), 'Decal or Image was not asked');
     assert.deepEqual(ctx.assets.creator(connection.id), { userId: '1001' });
+    // globalState keeps ids and display data only.
+    const kept = ctx.extension.globalState.get<object[]>(`universeExplorer.assets.${connection.id}`) ?? [];
+    assert.deepEqual(kept[0], { id: asset.assetId, displayName: 'Red Square', assetType: 'Image' });
+    assert.ok(!JSON.stringify(ctx.extension.globalState.keys().map((k) => ctx.extension.globalState.get(k))).includes(KEY));
     const got = await client.assets.get({ assetId: asset.assetId });
     assert.equal(got.displayName, 'Red Square');
     assert.equal(got.assetType, 'Image');
