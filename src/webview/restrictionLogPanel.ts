@@ -270,7 +270,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
   <thead><tr>
     <th scope="col">Time</th><th scope="col">User</th><th scope="col">Place</th><th scope="col">Moderator</th>
     <th scope="col">Active</th><th scope="col">Duration</th><th scope="col">Display reason</th>
-    <th scope="col">Private reason</th><th scope="col">Alt accounts</th>
+    <th scope="col">Private reason</th><th scope="col">Exclude alt accounts</th>
   </tr></thead>
   <tbody id="rows"></tbody>
 </table>

@@ -112,7 +112,7 @@ function row(r: LogRow): HTMLTableRowElement {
     cell(r.duration),
     cell(r.displayReason, 'reason'),
     cell(r.privateReason, 'reason'),
-    cell(r.excludeAltAccounts ? 'Excluded' : 'Included'),
+    cell(r.excludeAltAccounts ? 'Yes' : 'No'),
   );
   return tr;
 }
