@@ -1,0 +1,93 @@
+// UI test of the restriction log panel in the real workbench: ban a user through the command palette with a
+// reason that is HTML and script, open the log, and read the webview's own DOM (webviews are nested iframes:
+// the workbench's webview frame, and inside it the page's `active-frame`). The reasons must show as text, with
+// no element made from them and no script run.
+import * as assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import type { UiTest } from './ui';
+import type { Workbench } from './workbench';
+
+const USER = '424242';
+const HOSTILE_DISPLAY = `<img src=x onerror="document.title='pwned';window.pwned=1">`;
+const HOSTILE_PRIVATE = `<script>document.title='pwned';window.pwned=2</script>, "quoted"`;
+
+/** Waits for the quick input to show `title`, types `text` and accepts it (a pick takes its first match). */
+async function answer(page: Page, title: string, text: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 20_000 });
+  const input = widget.locator('.quick-input-box input');
+  await input.fill(text);
+  if (await widget.locator('.quick-input-list .monaco-list-row').count()) {
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** The page frame of our webview: a frame inside a workbench webview frame that holds the log table. */
+async function logFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (!frame.parentFrame()?.url().includes('webview')) continue;
+      if (await frame.$('#rows').catch(() => null)) return frame;
+    }
+    if (Date.now() > end) throw new Error(`no restriction log webview among ${page.frames().map((f) => f.url()).join(', ')}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+export function restrictionLogUiTest(resultsDir: string): UiTest {
+  return {
+    name: 'the restriction log webview shows hostile reasons as text, runs no script from them, and filters by keyboard',
+    fn: async (wb: Workbench) => {
+      const page = wb.page;
+      await wb.openViewContainer('Universes');
+      await wb.runCommand('Universe Explorer: Start Local Sandbox');
+      await wb.treeRow('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+
+      await wb.runCommand('Universe Explorer: Ban User…');
+      await answer(page, 'Level', 'Whole universe');
+      await answer(page, 'Ban a user from universe 123456', USER);
+      await answer(page, `Duration of the restriction of user ${USER}`, '1 day');
+      await answer(page, `Display reason for user ${USER}`, HOSTILE_DISPLAY);
+      await answer(page, `Private reason for user ${USER}`, HOSTILE_PRIVATE);
+      await answer(page, `Exclude alt accounts of user ${USER}?`, 'No');
+      // The ban is done when its row shows in the log below (the log reloads after a ban).
+
+      await wb.runCommand('Universe Explorer: Show Restriction Log');
+      const frame = await logFrame(page);
+      const display = frame.locator('td.reason', { hasText: 'onerror=' }).first();
+      await display.waitFor({ timeout: 20_000 });
+      assert.equal(await display.textContent(), HOSTILE_DISPLAY);
+      assert.equal(await frame.locator('td.reason', { hasText: '<script>' }).first().textContent(), HOSTILE_PRIVATE);
+      const dom = await frame.evaluate(() => ({
+        images: document.querySelectorAll('img').length,
+        // VS Code adds a script of its own to every webview; none may come from a reason.
+        scriptsFromReasons: Array.from(document.querySelectorAll('script')).filter((s) => s.textContent?.includes('pwned')).length,
+        tagsInRows: [...new Set(Array.from(document.querySelectorAll('#rows *')).map((e) => e.tagName))].sort(),
+        title: document.title,
+        pwned: (window as unknown as { pwned?: number }).pwned,
+        csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+      }));
+      assert.deepEqual(
+        { images: dom.images, scriptsFromReasons: dom.scriptsFromReasons, tagsInRows: dom.tagsInRows, title: dom.title, pwned: dom.pwned },
+        { images: 0, scriptsFromReasons: 0, tagsInRows: ['TD', 'TIME', 'TR'], title: 'Restriction Log', pwned: undefined },
+        'a reason became an element or ran',
+      );
+      assert.match(dom.csp, /^default-src 'none'; script-src 'nonce-[^']+'; style-src /);
+      assert.doesNotMatch(await page.title(), /pwned/);
+      await wb.screenshot(resultsDir, 'restriction-log');
+
+      // Keyboard: the filter is a labelled input, Enter applies it, and the rows narrow to that user.
+      const users = () => frame.locator('#rows tr td:nth-child(2)').allTextContents();
+      assert.ok((await users()).some((u) => u !== USER), 'the demo log should hold other users too');
+      await frame.getByLabel('User id').fill(USER);
+      await frame.getByLabel('User id').press('Enter');
+      await frame.locator('#status', { hasText: `for user ${USER}` }).waitFor({ timeout: 20_000 });
+      assert.deepEqual(await users(), [USER]);
+      for (const name of ['Apply filter', 'Clear filter', 'Refresh', 'Export CSV…']) {
+        await frame.getByRole('button', { name }).waitFor({ state: 'visible' });
+      }
+    },
+  };
+}
