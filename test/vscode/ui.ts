@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
+import { restrictionLogUiTest } from './restrictionLogUi';
 import type { Workbench } from './workbench';
 
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
@@ -54,4 +55,5 @@ export const UI_TESTS: UiTest[] = [
       await wb.screenshot(RESULTS_DIR, 'universes-sandbox');
     },
   },
+  restrictionLogUiTest(RESULTS_DIR),
 ];
