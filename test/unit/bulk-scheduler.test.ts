@@ -1,0 +1,98 @@
+// The bulk scheduler with plain tasks: its concurrency bound, pacing from rate-limit figures, 429s and abort.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { orderedMap, RateLimitedError, Scheduler, type RateLimit } from '../../src/api';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A fixed-window limit like the service's: `limit` calls per window; figures as the transport would read them. */
+function fixedWindow(limit: number, windowMs: number) {
+  let start = 0;
+  let count = 0;
+  let figures: RateLimit | undefined;
+  const stats = { ok: 0, refused: 0 };
+  async function call(): Promise<void> {
+    const now = Date.now();
+    if (now - start >= windowMs) [start, count] = [now, 0];
+    const resetSeconds = (start + windowMs - now) / 1000;
+    await sleep(2);
+    if (count >= limit) {
+      stats.refused++;
+      figures = { remaining: 0, resetSeconds, at: Date.now() };
+      throw new RateLimitedError('Too many requests. (429)', { status: 429, retryAfterMs: resetSeconds * 1000 });
+    }
+    count++;
+    stats.ok++;
+    figures = { remaining: limit - count, resetSeconds, at: Date.now() };
+  }
+  return { call, stats, figures: () => figures };
+}
+
+describe('bulk scheduler', () => {
+  it('never runs more than `concurrency` tasks at once', async () => {
+    const scheduler = new Scheduler({ concurrency: 3 });
+    let running = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        scheduler.run(async () => {
+          peak = Math.max(peak, ++running);
+          await sleep(3);
+          running--;
+        }),
+      ),
+    );
+    assert.equal(peak, 3);
+  });
+
+  it('paces from the figures: no call is refused, and every call is made', async () => {
+    const service = fixedWindow(5, 150);
+    const scheduler = new Scheduler({ concurrency: 8, rateLimit: service.figures });
+    await Promise.all(Array.from({ length: 18 }, () => scheduler.run(service.call)));
+    assert.deepEqual(service.stats, { ok: 18, refused: 0 });
+  });
+
+  it('without figures, a 429 pauses and repeats the task instead of failing it', async () => {
+    const service = fixedWindow(5, 150);
+    const scheduler = new Scheduler({ concurrency: 8 });
+    await Promise.all(Array.from({ length: 18 }, () => scheduler.run(service.call)));
+    assert.equal(service.stats.ok, 18);
+    assert.ok(service.stats.refused > 0, 'the limit was met');
+  });
+
+  it('gives up on a task after maxRateLimited 429s with the last one', async () => {
+    const scheduler = new Scheduler({ maxRateLimited: 3 });
+    let calls = 0;
+    const err = await scheduler
+      .run(async () => {
+        calls++;
+        throw new RateLimitedError('Too many requests. (429)', { status: 429, retryAfterMs: 1 });
+      })
+      .catch((e: Error) => e);
+    assert.ok(err instanceof RateLimitedError);
+    assert.equal(calls, 3);
+  });
+
+  it('an abort rejects the tasks still waiting for a slot with an AbortError', async () => {
+    const controller = new AbortController();
+    const scheduler = new Scheduler({ concurrency: 1, signal: controller.signal });
+    const first = scheduler.run(() => sleep(20));
+    const waiting = scheduler.run(async () => 'never').catch((e: Error) => e);
+    controller.abort();
+    await first;
+    const err = await waiting;
+    assert.ok(err instanceof Error && err.name === 'AbortError', String(err));
+  });
+
+  it('orderedMap yields in source order however the calls finish', async () => {
+    async function* source() {
+      for (let i = 0; i < 10; i++) yield i;
+    }
+    const out: number[] = [];
+    for await (const v of orderedMap(source(), 4, async (i) => {
+      await sleep((10 - i) * 2);
+      return i * 10;
+    })) out.push(v);
+    assert.deepEqual(out, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+  });
+});
