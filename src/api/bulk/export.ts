@@ -5,7 +5,7 @@ import type { EntryKey } from '../datastores';
 import { NotFoundError } from '../errors';
 import type { OpenApiClient } from '../index';
 import { formatEntryLine, LineWriter, parseEntryLine, readLines } from './ndjson';
-import { Progress, WINDOW_PER_SLOT, type BulkOptions } from './progress';
+import { Progress, runSignal, WINDOW_PER_SLOT, type BulkOptions } from './progress';
 import { orderedMap, Scheduler } from './scheduler';
 
 export interface ExportArgs {
@@ -74,7 +74,15 @@ export async function exportDataStore(
   args: ExportArgs,
   opts: BulkOptions<ExportCounts> = {},
 ): Promise<ExportResult> {
-  const { signal } = opts;
+  const run = runSignal(opts.signal);
+  try {
+    return await exportWith(client, args, opts, run.signal);
+  } finally {
+    run.done();
+  }
+}
+
+async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOptions<ExportCounts>, signal: AbortSignal): Promise<ExportResult> {
   const resume = args.resume ?? true;
   const done = resume ? await entriesInFile(args.file, signal) : new Set<string>();
   const progress = new Progress<ExportCounts>({ exported: 0, resumed: done.size, skipped: 0 }, (c) => c.exported + c.skipped, opts.onProgress);

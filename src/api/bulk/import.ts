@@ -5,7 +5,7 @@ import * as fsp from 'node:fs/promises';
 import { PreconditionFailedError } from '../errors';
 import type { OpenApiClient } from '../index';
 import { LineWriter, parseEntryLine, readLines, type EntryLine, type Line } from './ndjson';
-import { Progress, WINDOW_PER_SLOT, type BulkOptions } from './progress';
+import { Progress, runSignal, WINDOW_PER_SLOT, type BulkOptions } from './progress';
 import { orderedMap, Scheduler } from './scheduler';
 
 /** createOnly: Set Entry with exclusiveCreate (an existing key is skipped); overwrite: a plain Set Entry. */
@@ -63,7 +63,15 @@ export async function importDataStore(
   args: ImportArgs,
   opts: BulkOptions<ImportCounts> = {},
 ): Promise<ImportResult> {
-  const { signal } = opts;
+  const run = runSignal(opts.signal);
+  try {
+    return await importWith(client, args, opts, run.signal);
+  } finally {
+    run.done();
+  }
+}
+
+async function importWith(client: OpenApiClient, args: ImportArgs, opts: BulkOptions<ImportCounts>, signal: AbortSignal): Promise<ImportResult> {
   const failuresFile = failuresFileFor(args.file);
   await fsp.rm(failuresFile, { force: true });
   const progress = new Progress<ImportCounts>({ written: 0, skipped: 0, failed: 0 }, (c) => c.written + c.skipped + c.failed, opts.onProgress);

@@ -1,4 +1,5 @@
 // What bulk functions take besides their arguments, and the throttled progress report they share.
+import { setMaxListeners } from 'node:events';
 import type { CallOptions } from '../http';
 
 export interface BulkOptions<P> extends CallOptions {
@@ -40,3 +41,16 @@ export class Progress<C extends object> {
 
 /** Pending calls per request slot: enough to keep every slot busy while results wait for their turn. */
 export const WINDOW_PER_SLOT = 4;
+
+/**
+ * A signal that follows the caller's, for the many requests of one run: each in-flight request listens to it, so
+ * it allows more listeners than Node's default warning level. `done` detaches it from the caller's signal.
+ */
+export function runSignal(outer: AbortSignal | undefined): { signal: AbortSignal; done: () => void } {
+  const inner = new AbortController();
+  setMaxListeners(0, inner.signal);
+  const abort = (): void => inner.abort(outer?.reason);
+  if (outer?.aborted) abort();
+  outer?.addEventListener('abort', abort, { once: true });
+  return { signal: inner.signal, done: () => outer?.removeEventListener('abort', abort) };
+}

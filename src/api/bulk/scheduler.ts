@@ -35,6 +35,7 @@ export class Scheduler {
   private resetAt = 0;
   private seenAt?: number;
   private probing = false;
+  private started = false;
 
   constructor(private readonly opts: SchedulerOptions = {}) {
     this.concurrency = Math.max(1, opts.concurrency ?? 16);
@@ -67,7 +68,8 @@ export class Scheduler {
     for (;;) {
       const signal = this.opts.signal;
       if (signal?.aborted) throw abortError(signal);
-      if (this.active >= this.concurrency) {
+      // Until one task has finished, the figures may be unknown or stale: one request goes first to fetch them.
+      if (this.active >= (this.started ? this.concurrency : 1)) {
         await new Promise<void>((resolve) => this.waiters.push(resolve));
         continue;
       }
@@ -87,7 +89,11 @@ export class Scheduler {
   private release(probe: boolean): void {
     this.active--;
     if (probe) this.probing = false;
-    this.waiters.shift()?.();
+    if (this.started) this.waiters.shift()?.();
+    else {
+      this.started = true;
+      this.wakeAll();
+    }
   }
 
   private wakeAll(): void {
