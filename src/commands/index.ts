@@ -17,6 +17,8 @@ import { copyKey } from './copyKey';
 import { copyVersion } from './copyVersion';
 import { compareVersion } from './compareVersion';
 import { restoreVersion } from './restoreVersion';
+import { exportDataStore } from './exportDataStore';
+import { importDataStore } from './importDataStore';
 import { refresh } from './refresh';
 import { removeConnection } from './removeConnection';
 import { removeUniverse } from './removeUniverse';
@@ -70,6 +72,8 @@ export const commands: CommandDef[] = [
   copyVersion,
   compareVersion,
   restoreVersion,
+  exportDataStore,
+  importDataStore,
   uploadAsset,
   addAssetById,
   showAssetDetails,
