@@ -1,0 +1,126 @@
+// Export… and Import… on the Local Sandbox's data store node, in a real VS Code: the dialogs (answered by a
+// ScriptedUi), the file written, the summary shown and the failures file.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { ExportResult, ImportResult } from '../../../src/api';
+import type { CommandContext } from '../../../src/commands/context';
+import { allScopes, type DataStoreNode } from '../../../src/tree/dataStoreNode';
+import type { TreeNode } from '../../../src/tree/node';
+import { extensionApi, ScriptedUi } from './support';
+
+const label = (n: TreeNode) => String(n.item().label);
+const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+const INVENTORY_ENTRIES = 65; // the demo seed: 40 in global, 25 in season2
+
+suite('export and import', () => {
+  let ctx: CommandContext;
+  let realUi: CommandContext['ui'];
+  let dir: string;
+  let ui: ScriptedUi;
+
+  async function sandboxStore(name: string): Promise<DataStoreNode> {
+    const sandbox = (await ctx.tree.getChildren()).find((n) => label(n) === 'Local Sandbox');
+    assert.ok(sandbox, 'no Local Sandbox in the tree');
+    const [universe] = await ctx.tree.getChildren(sandbox);
+    const stores = (await ctx.tree.getChildren(universe)).find((n) => label(n) === 'Data Stores');
+    assert.ok(stores, 'no Data Stores group');
+    const children = await ctx.tree.getChildren(stores);
+    // The suite is a bundle of its own, so nodes are told apart by contextValue, not instanceof.
+    const store = children.find((n) => label(n) === name && String(n.item().contextValue).startsWith('dataStore'));
+    assert.ok(store, `no store ${name} in ${children.map(label).join(', ')}`);
+    return store as DataStoreNode;
+  }
+
+  function answer(): ScriptedUi {
+    ui = new ScriptedUi();
+    ctx.ui = ui;
+    return ui;
+  }
+
+  suiteSetup(async () => {
+    ctx = (await extensionApi()).testing.ctx;
+    realUi = ctx.ui;
+    await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-bulk-vscode-'));
+  });
+
+  teardown(async () => {
+    ctx.ui = realUi;
+    (await sandboxStore('Inventory')).scope = 'global';
+  });
+
+  suiteTeardown(async () => {
+    const client = await ctx.connections.client('sandbox');
+    for (const key of ['bulk-a', 'bulk-b']) {
+      await client.datastores.deleteEntry({ universeId: 123456, datastoreName: 'Inventory', scope: 'bulk-test', entryKey: key }).catch(() => undefined);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('Export… writes every entry of the store in all scopes to the chosen file and shows the count', async () => {
+    const store = await sandboxStore('Inventory');
+    store.scope = allScopes;
+    const file = path.join(dir, 'inventory.ndjson');
+    answer().on('saveDialog', /^Export Inventory \(all scopes\)$/, vscode.Uri.file(file));
+    const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
+    assert.deepEqual(ui.messages('error'), []);
+    assert.equal(result?.exported, INVENTORY_ENTRIES);
+    const written = lines(file).map((l) => JSON.parse(l));
+    assert.equal(written.length, INVENTORY_ENTRIES);
+    assert.deepEqual([...new Set(written.map((e) => e.scope))].sort(), ['global', 'season2']);
+    assert.ok(written.every((e) => typeof e.version === 'string' && 'value' in e && Array.isArray(e.userIds)));
+    assert.match(ui.messages('info').join('\n'), /^Exported 65 entries of Inventory \(all scopes\) to inventory\.ndjson in [\d.]+ s\.$/m);
+  });
+
+  test('Export… into the same file again asks, and Continue adds nothing that is already there', async () => {
+    const store = await sandboxStore('Inventory');
+    store.scope = allScopes;
+    const file = path.join(dir, 'inventory.ndjson');
+    const before = fs.readFileSync(file, 'utf8');
+    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file)).on('pick', /inventory\.ndjson already holds entries/, 'Continue');
+    const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
+    assert.deepEqual([result?.exported, result?.resumed], [0, INVENTORY_ENTRIES]);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+    assert.match(ui.messages('info').join('\n'), /65 were already in the file/);
+  });
+
+  test('Import… in Create Only mode skips existing keys, adds new ones and writes the failed line next to the input', async () => {
+    const store = await sandboxStore('Inventory');
+    const input = path.join(dir, 'to-import.ndjson');
+    const extra = [
+      '{"scope":"bulk-test","key":"bulk-a","value":{"n":12345678901234567890},"attributes":{"from":"import"},"userIds":[7]}',
+      '{"scope":"bulk-test","key":"broken",',
+      JSON.stringify({ scope: 'bulk-test', key: 'bulk-b', value: [1, 2] }),
+    ];
+    fs.writeFileSync(input, fs.readFileSync(path.join(dir, 'inventory.ndjson'), 'utf8') + extra.join('\n') + '\n');
+    answer()
+      .on('openDialog', /^Import into Inventory$/, [vscode.Uri.file(input)])
+      .on('pick', /^Import to-import\.ndjson into Inventory/, 'Create Only');
+    const result = (await vscode.commands.executeCommand('universeExplorer.importDataStore', store)) as ImportResult;
+    assert.deepEqual(ui.messages('error'), []);
+    assert.deepEqual([result?.written, result?.skipped, result?.failed], [2, INVENTORY_ENTRIES, 1]);
+    assert.match(
+      ui.messages('warn').join('\n'),
+      /Imported to-import\.ndjson into Inventory in [\d.]+ s: 2 written, 65 skipped \(already there\), 1 failed\. The failed lines and their errors are in to-import\.ndjson\.failures\.ndjson\./,
+    );
+    const [failure] = lines(`${input}.failures.ndjson`).map((l) => JSON.parse(l));
+    assert.equal(failure.line, INVENTORY_ENTRIES + 2);
+    assert.match(failure.error, /not valid JSON/);
+    const client = await ctx.connections.client('sandbox');
+    const added = await client.datastores.getEntry({ universeId: 123456, datastoreName: 'Inventory', scope: 'bulk-test', entryKey: 'bulk-a' });
+    assert.equal(added.raw.toString(), '{"n":12345678901234567890}');
+    assert.deepEqual([added.attributes, added.userIds], [{ from: 'import' }, [7]]);
+  });
+
+  test('dismissing the dialog does nothing and shows nothing', async () => {
+    const store = await sandboxStore('Inventory');
+    answer();
+    assert.equal(await vscode.commands.executeCommand('universeExplorer.importDataStore', store), undefined);
+    assert.equal(await vscode.commands.executeCommand('universeExplorer.exportDataStore', store), undefined);
+    assert.deepEqual(ui.prompts.map((p) => p.kind), ['openDialog', 'saveDialog']);
+  });
+});
