@@ -8,7 +8,6 @@ import { required, type Ui } from '../ui';
 import type { CommandDef } from './context';
 import { count, localPath, ndjsonFilters, seconds } from './ndjsonFiles';
 import { asDataStore } from './nodes';
-import { withProgress } from './progress';
 
 function defaultUri(name: string): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -51,7 +50,7 @@ export const exportDataStore: CommandDef = {
     const client = await ctx.connections.client(store.connectionId);
     let progress: ExportCounts = { exported: 0, resumed: 0, skipped: 0 };
     try {
-      const result = await withProgress(`Exporting ${what}`, (signal, report) =>
+      const result = await ctx.progress(`Exporting ${what}`, (signal, report) =>
         exportToFile(
           client,
           { universeId: store.universeId, datastoreName: name, scope: all ? undefined : store.scope, allScopes: all, file, resume },

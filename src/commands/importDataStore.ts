@@ -6,7 +6,6 @@ import { required } from '../ui';
 import type { CommandDef } from './context';
 import { count, localPath, ndjsonFilters, seconds } from './ndjsonFiles';
 import { writableStore } from './nodes';
-import { withProgress } from './progress';
 
 const modes: (vscode.QuickPickItem & { mode: ImportMode })[] = [
   { label: 'Create Only', description: 'skip keys that already exist', mode: 'createOnly' },
@@ -34,7 +33,7 @@ export const importDataStore: CommandDef = {
     let progress: ImportCounts = { written: 0, skipped: 0, failed: 0 };
     let result: ImportResult;
     try {
-      result = await withProgress(`Importing ${input} into ${name}`, (signal, report) =>
+      result = await ctx.progress(`Importing ${input} into ${name}`, (signal, report) =>
         importFromFile(client, { universeId: store.universeId, datastoreName: name, file, mode }, {
           signal,
           onProgress: (p) => {

@@ -104,9 +104,9 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
       }
     });
 
-  const handle = await fsp.open(args.file, resume ? 'a' : 'w');
-  const out = new LineWriter(handle);
+  const out = await LineWriter.open(args.file, resume ? 'a' : 'w');
   const counts = progress.counts;
+  let ms = 0;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
     for await (const line of orderedMap(notIn(keys, done, idOf), window, read)) {
@@ -118,11 +118,8 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
       progress.tick();
     }
   } finally {
-    try {
-      await out.flush();
-    } finally {
-      await handle.close();
-    }
+    await out.close();
+    ms = progress.end(); // also after a stop, so the caller has the final counts
   }
-  return { ...counts, ms: progress.end() };
+  return { ...counts, ms };
 }

@@ -110,29 +110,22 @@ async function importWith(client: OpenApiClient, args: ImportArgs, opts: BulkOpt
   };
 
   const counts = progress.counts;
-  let failures: { handle: fsp.FileHandle; out: LineWriter } | undefined;
+  let failures: LineWriter | undefined;
+  let ms = 0;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
     for await (const outcome of orderedMap(nonBlank(readLines(args.file, signal)), window, importLine)) {
       if (typeof outcome === 'string') counts[outcome]++;
       else {
         counts.failed++;
-        if (!failures) {
-          const handle = await fsp.open(failuresFile, 'w');
-          failures = { handle, out: new LineWriter(handle) };
-        }
-        await failures.out.write(failureLine(outcome.line, outcome.error));
+        failures ??= await LineWriter.open(failuresFile, 'w');
+        await failures.write(failureLine(outcome.line, outcome.error));
       }
       progress.tick();
     }
   } finally {
-    if (failures) {
-      try {
-        await failures.out.flush();
-      } finally {
-        await failures.handle.close();
-      }
-    }
+    await failures?.close();
+    ms = progress.end(); // also after a stop, so the caller has the final counts
   }
-  return { ...counts, ms: progress.end(), failuresFile: failures ? failuresFile : undefined };
+  return { ...counts, ms, failuresFile: failures ? failuresFile : undefined };
 }

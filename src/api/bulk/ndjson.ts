@@ -1,7 +1,7 @@
 // NDJSON for backups: one entry per line, the value kept as the exact JSON text the service sent, so big integers
 // and number spellings survive (they are never parsed into floats and printed again).
 import { createReadStream } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 export interface EntryLine {
   scope: string;
@@ -140,12 +140,17 @@ function decodeLine(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
 }
 
-/** Appends lines to an open file in batches; `flush` writes what is buffered. */
+/** Writes lines to a file in batches; `close` writes what is buffered and closes the file. */
 export class LineWriter {
   private buffered: string[] = [];
   private size = 0;
 
-  constructor(private readonly handle: FileHandle) {}
+  private constructor(private readonly handle: FileHandle) {}
+
+  /** `flags`: "a" appends, "w" replaces. */
+  static async open(file: string, flags: 'a' | 'w'): Promise<LineWriter> {
+    return new LineWriter(await open(file, flags));
+  }
 
   async write(line: string): Promise<void> {
     this.buffered.push(line);
@@ -153,7 +158,15 @@ export class LineWriter {
     if (this.size >= 256 * 1024) await this.flush();
   }
 
-  async flush(): Promise<void> {
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.handle.close();
+    }
+  }
+
+  private async flush(): Promise<void> {
     if (!this.buffered.length) return;
     const text = this.buffered.join('');
     this.buffered = [];

@@ -19,6 +19,7 @@ const INVENTORY_ENTRIES = 65; // the demo seed: 40 in global, 25 in season2
 suite('export and import', () => {
   let ctx: CommandContext;
   let realUi: CommandContext['ui'];
+  let realProgress: CommandContext['progress'];
   let dir: string;
   let ui: ScriptedUi;
 
@@ -44,12 +45,14 @@ suite('export and import', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
+    realProgress = ctx.progress;
     await vscode.commands.executeCommand('universeExplorer.startSandbox');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-bulk-vscode-'));
   });
 
   teardown(async () => {
     ctx.ui = realUi;
+    ctx.progress = realProgress;
     (await sandboxStore('Inventory')).scope = 'global';
   });
 
@@ -86,6 +89,35 @@ suite('export and import', () => {
     assert.deepEqual([result?.exported, result?.resumed], [0, INVENTORY_ENTRIES]);
     assert.equal(fs.readFileSync(file, 'utf8'), before);
     assert.match(ui.messages('info').join('\n'), /65 were already in the file/);
+  });
+
+  test('Cancel keeps the entries written so far and says how to continue; exporting again finishes without duplicates', async () => {
+    const store = await sandboxStore('Inventory');
+    store.scope = allScopes;
+    const file = path.join(dir, 'cancelled.ndjson');
+    const reports: string[] = [];
+    ctx.progress = (title, task) => {
+      const controller = new AbortController();
+      return task(controller.signal, (message) => {
+        reports.push(`${title}: ${message}`);
+        controller.abort(); // the Cancel button, at the first report
+      });
+    };
+    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file));
+    assert.equal(await vscode.commands.executeCommand('universeExplorer.exportDataStore', store), undefined);
+    assert.match(reports[0], /^Exporting Inventory \(all scopes\): \d+ entries · [\d,]+\/s$/);
+    assert.deepEqual(ui.messages('error'), [], 'a cancel is no error');
+    const kept = lines(file).length;
+    assert.ok(kept < INVENTORY_ENTRIES, `${kept} lines after the cancel`);
+    assert.match(ui.messages('info').join('\n'), new RegExp(`stopped with ${kept} entries in cancelled\\.ndjson\\. Export into the same file again`));
+
+    ctx.progress = realProgress;
+    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file)).on('pick', /already holds entries/, 'Continue');
+    const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
+    assert.deepEqual([result?.resumed, result?.exported], [kept, INVENTORY_ENTRIES - kept]);
+    const keys = lines(file).map((l) => `${JSON.parse(l).scope}/${JSON.parse(l).key}`);
+    assert.equal(new Set(keys).size, INVENTORY_ENTRIES);
+    assert.equal(keys.length, INVENTORY_ENTRIES);
   });
 
   test('Import… in Create Only mode skips existing keys, adds new ones and writes the failed line next to the input', async () => {
