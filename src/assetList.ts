@@ -44,6 +44,12 @@ export class AssetList {
     await this.state.update(listKey(connectionId), list);
   }
 
+  /** Drops everything kept for a connection (it was removed). */
+  async forgetConnection(connectionId: string): Promise<void> {
+    await this.state.update(listKey(connectionId), undefined);
+    await this.state.update(creatorKey(connectionId), undefined);
+  }
+
   async forget(connectionId: string, id: string): Promise<void> {
     await this.state.update(
       listKey(connectionId),
@@ -63,21 +69,4 @@ export class AssetList {
 /** Only the fields the list keeps (an Asset from the service has many more). */
 function shown(asset: KnownAsset): KnownAsset {
   return asset.assetType ? { id: asset.id, displayName: asset.displayName, assetType: asset.assetType } : { id: asset.id, displayName: asset.displayName };
-}
-
-let active: AssetList | undefined;
-
-/** Creates the extension's list; called once in activate(). */
-export function activateAssetList(state: vscode.Memento): AssetList {
-  active = new AssetList(state);
-  return active;
-}
-
-/**
- * The extension's list, for tree nodes: TreeContext is shared with every other node kind, so the Assets group
- * reaches the list here instead of through it. Commands use ctx.assets, the same object.
- */
-export function assetList(): AssetList {
-  if (!active) throw new Error('The asset list is not ready yet.');
-  return active;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { activateAssetList } from './assetList';
+import { AssetList } from './assetList';
 import { registerCommands } from './commands';
 import type { CommandContext } from './commands/context';
 import { withProgress } from './commands/progress';
@@ -22,9 +22,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = new Log();
   const connections = new Connections(context, log);
   const sandbox = new Sandbox(context, connections, log);
-  const tree = new UniverseTree(connections);
+  const assets = new AssetList(context.globalState);
+  const tree = new UniverseTree(connections, assets);
   const view = vscode.window.createTreeView('universeExplorer.universes', { treeDataProvider: tree, showCollapseAll: true });
-  const assets = activateAssetList(context.globalState);
   const ctx = { ui: vscodeUi, log, connections, tree, view, sandbox, extension: context, assets, progress: withProgress } as CommandContext;
   ctx.entries = new EntryFileSystem(ctx);
   context.subscriptions.push(

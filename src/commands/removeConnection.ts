@@ -13,6 +13,7 @@ export const removeConnection: CommandDef = {
     );
     if (answer !== 'Remove') return false;
     await ctx.connections.remove(connection.id);
+    await ctx.assets.forgetConnection(connection.id);
     return true;
   },
 };

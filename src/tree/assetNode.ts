@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Asset, AssetVersion } from '../api';
-import { assetList, type KnownAsset } from '../assetList';
+import type { KnownAsset } from '../assetList';
 import { reason } from '../errors';
 import { settings } from '../settings';
 import type { AssetsGroupNode } from './assetsGroupNode';
@@ -67,7 +67,7 @@ export class AssetNode implements PagedNode {
       const client = await this.ctx.connections.client(this.connectionId);
       this.asset = await client.assets.get({ assetId: this.assetId });
       this.error = undefined;
-      await assetList().update(this.connectionId, { ...this.asset, id: this.assetId });
+      await this.ctx.assets.update(this.connectionId, { ...this.asset, id: this.assetId });
     } catch (error) {
       this.asset = undefined;
       this.error = error;

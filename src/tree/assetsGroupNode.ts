@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { assetList } from '../assetList';
 import { AssetNode } from './assetNode';
 import { MessageNode } from './messageNode';
 import type { TreeContext, TreeNode } from './node';
@@ -37,7 +36,7 @@ export class AssetsGroupNode implements TreeNode {
 
   /** Reads each known asset once per load (Get Asset), so state and moderation are current. */
   async children(): Promise<TreeNode[]> {
-    if (assetList().list(this.connectionId).length === 0) {
+    if (this.ctx.assets.list(this.connectionId).length === 0) {
       return [
         new MessageNode(this, 'No assets yet: upload a file from the Explorer, or add one by id…', {
           command: 'universeExplorer.addAssetById',
@@ -55,7 +54,7 @@ export class AssetsGroupNode implements TreeNode {
   }
 
   private async load(): Promise<AssetNode[]> {
-    const nodes = assetList()
+    const nodes = this.ctx.assets
       .list(this.connectionId)
       .map((known) => new AssetNode(this.ctx, this, known));
     for (let i = 0; i < nodes.length; i += PARALLEL_READS) {

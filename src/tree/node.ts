@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AssetList } from '../assetList';
 import type { Connections } from '../connections';
 
 /** A node of the Universes tree: it holds data and knows how to load its children; it never prompts. */
@@ -16,6 +17,8 @@ export interface TreeNode {
 /** What nodes need from the extension. */
 export interface TreeContext {
   connections: Connections;
+  /** The assets each connection knows (the API cannot list them). */
+  assets: AssetList;
   refresh(node?: TreeNode): void;
   update(node: TreeNode): void;
 }

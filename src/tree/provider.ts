@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AssetList } from '../assetList';
 import type { Connection, Connections } from '../connections';
 import { isCancel, reason } from '../errors';
 import { ConnectionNode } from './connectionNode';
@@ -11,7 +12,10 @@ export class UniverseTree implements vscode.TreeDataProvider<TreeNode>, TreeCont
   readonly onDidChangeTreeData = this.changed.event;
   private roots = new Map<string, ConnectionNode>();
 
-  constructor(readonly connections: Connections) {
+  constructor(
+    readonly connections: Connections,
+    readonly assets: AssetList,
+  ) {
     connections.onDidChange(() => this.refresh());
   }
 

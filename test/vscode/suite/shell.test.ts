@@ -179,16 +179,20 @@ suite('extension shell', () => {
     assert.equal(ctx.connections.list().filter((c) => c.name === 'Bad').length, 0);
   });
 
-  test('edit and remove a connection; removing deletes its key', async () => {
+  test('edit and remove a connection; removing deletes its key and its asset list', async () => {
     const ui = await addThroughUi('Editable', emulator.url, 'full-key-for-shell-tests');
     const [connection] = ctx.connections.list().filter((c) => c.name === 'Editable');
     ui.on('pick', /^Edit Editable/, 'Universes').on('input', /^Universes/, '4242 = Renamed, 77');
     await vscode.commands.executeCommand('universeExplorer.editConnection', await connectionNode('Editable'));
     assert.deepEqual(ctx.connections.get(connection.id)?.universes, [{ id: 4242, name: 'Renamed' }, { id: 77 }]);
+    await ctx.assets.add(connection.id, { id: '42', displayName: 'Kept asset' });
+    await ctx.assets.setCreator(connection.id, { userId: '7' });
     ui.on('warn', /^Remove the connection "Editable"/, 'Remove');
     await vscode.commands.executeCommand('universeExplorer.removeConnection', await connectionNode('Editable'));
     assert.equal(ctx.connections.get(connection.id), undefined);
     assert.equal(await ctx.extension.secrets.get(`universeExplorer.apiKey.${connection.id}`), undefined);
+    assert.deepEqual(ctx.assets.list(connection.id), []);
+    assert.equal(ctx.assets.creator(connection.id), undefined);
   });
   test('Reset Local Sandbox asks first, then brings the demo data back', async () => {
     await vscode.commands.executeCommand('universeExplorer.startSandbox');
