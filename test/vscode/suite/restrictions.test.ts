@@ -395,6 +395,11 @@ suite('user restrictions in the editor', () => {
     await ban('9050', { placeId: PLACE, displayReason: 'place ban' });
     const panel = await openLog();
     assert.equal(panel.state.rows.length, 3);
+    // A ban made while the panel is open shows in it without a manual refresh.
+    banAnswers('9052', '1 hour', 'while open', '', 'No');
+    await vscode.commands.executeCommand('universeExplorer.banUser', await group());
+    await until('the new ban in the open log', () => !panel.state.loading && panel.state.rows[0]?.user === '9052');
+    assert.equal(panel.state.rows.length, 4);
 
     await panel.receive({ type: 'applyFilter', filter: { user: '9050', place: '' } });
     assert.deepEqual(panel.state.filter, { user: '9050', place: '' });
@@ -413,13 +418,13 @@ suite('user restrictions in the editor', () => {
     assert.deepEqual(panel.state.filter, { user: '', place: String(PLACE) }, 'the applied filter is kept');
     await panel.receive({ type: 'applyFilter', filter: { user: '', place: '' } });
     assert.equal(panel.state.error, undefined);
-    assert.equal(panel.state.rows.length, 3);
+    assert.equal(panel.state.rows.length, 4);
 
     // Anything that is not a message of the protocol is ignored.
     for (const junk of [null, 'refresh', { type: 'applyFilter', filter: { user: 1 } }, { type: 'eval', code: 'x' }]) {
       assert.equal(await panel.receive(junk), undefined);
     }
-    assert.equal(panel.state.rows.length, 3);
+    assert.equal(panel.state.rows.length, 4);
   });
 
   test('Load more pages through the log; Export CSV writes a header and each loaded entry, quoting commas, quotes and newlines', async () => {
