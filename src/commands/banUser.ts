@@ -1,7 +1,8 @@
 import { describeDuration } from '../duration';
 import type { CommandDef } from './context';
 import { askRestriction } from './restrictionPrompts';
-import { askUserId, checkWritable, describeScope, restrictionList } from './restrictionScope';
+import { askUserId, describeScope, restrictionList } from './restrictionScope';
+import { writable } from './nodes';
 import { writeRestriction } from './restrictionWrite';
 
 export const banUser: CommandDef = {
@@ -9,7 +10,7 @@ export const banUser: CommandDef = {
   failure: 'ban the user',
   async run(ctx, node?: unknown) {
     const list = await restrictionList(ctx, node);
-    checkWritable(list);
+    writable(list);
     const where = describeScope(list);
     const userId = await askUserId(ctx.ui, `Ban a user from ${where}`);
     const input = await askRestriction(ctx.ui, `user ${userId}`);

@@ -1,7 +1,8 @@
 import { describeDuration } from '../duration';
 import type { CommandDef } from './context';
 import { askRestriction } from './restrictionPrompts';
-import { asRestriction, checkWritable, describeScope } from './restrictionScope';
+import { asRestriction, describeScope } from './restrictionScope';
+import { writable } from './nodes';
 import { writeRestriction } from './restrictionWrite';
 
 export const editRestriction: CommandDef = {
@@ -9,7 +10,7 @@ export const editRestriction: CommandDef = {
   failure: 'edit the restriction',
   async run(ctx, node: unknown) {
     const { parent: list, userId } = asRestriction(node);
-    checkWritable(list);
+    writable(list);
     const where = describeScope(list);
     // Prefill from the service, not from what the tree loaded earlier.
     const client = await ctx.connections.client(list.connectionId);

@@ -18,7 +18,8 @@ export const asVersion = expect(VersionNode, 'a version');
 export const asAsset = expect(AssetNode, 'an asset');
 export const asAssetVersion = expect(AssetVersionNode, 'an asset version');
 
-function writable<T extends { readOnly: boolean; universeId: number }>(node: T): T {
+/** Throws for a node of a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
+export function writable<T extends { readOnly: boolean; universeId: number }>(node: T): T {
   if (node.readOnly) throw new Error(`universe ${node.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
   return node;
 }

@@ -83,11 +83,6 @@ export async function restrictionList(ctx: CommandContext, node: unknown): Promi
   return place;
 }
 
-/** Throws for a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
-export function checkWritable(list: RestrictionListNode): void {
-  if (list.readOnly) throw new Error(`universe ${list.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
-}
-
 export function asRestriction(node: unknown): RestrictionNode {
   if (!(node instanceof RestrictionNode)) throw new Error('choose a restriction in the Universes view');
   return node;

@@ -1,6 +1,7 @@
 import type { CommandDef } from './context';
 import { askUnbanNote } from './restrictionPrompts';
-import { asRestriction, checkWritable, describeScope } from './restrictionScope';
+import { asRestriction, describeScope } from './restrictionScope';
+import { writable } from './nodes';
 import { writeRestriction } from './restrictionWrite';
 
 export const unban: CommandDef = {
@@ -8,7 +9,7 @@ export const unban: CommandDef = {
   failure: 'unban the user',
   async run(ctx, node: unknown) {
     const { parent: list, userId, restriction } = asRestriction(node);
-    checkWritable(list);
+    writable(list);
     const where = describeScope(list);
     const current = restriction.gameJoinRestriction;
     if (current.inherited) {
