@@ -36,11 +36,11 @@ describe('NDJSON lines', () => {
     assert.deepEqual(parseEntryLine('{"key":"k","value":null}'), { scope: 'global', key: 'k', value: 'null', attributes: {}, userIds: [], version: undefined });
   });
 
-  it('readLines gives numbers, byte offsets, CRLF-free text and marks an unterminated last line', async () => {
+  it('readLines gives, in batches, numbers, byte offsets, CRLF-free text and marks an unterminated last line', async () => {
     const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ue-lines-')), 'x.ndjson');
     fs.writeFileSync(f, 'ä\r\n\nlast');
     const lines = [];
-    for await (const l of readLines(f)) lines.push(l);
+    for await (const batch of readLines(f)) lines.push(...batch);
     assert.deepEqual(lines, [
       { number: 1, text: 'ä', end: 4, terminated: true },
       { number: 2, text: '', end: 5, terminated: true },

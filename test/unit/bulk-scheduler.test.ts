@@ -84,9 +84,11 @@ describe('bulk scheduler', () => {
     assert.ok(err instanceof Error && err.name === 'AbortError', String(err));
   });
 
-  it('orderedMap yields in source order however the calls finish', async () => {
+  it('orderedMap yields in source order however the calls finish, across batches', async () => {
     async function* source() {
-      for (let i = 0; i < 10; i++) yield i;
+      yield [0, 1, 2];
+      yield [];
+      yield [3, 4, 5, 6, 7, 8, 9];
     }
     const out: number[] = [];
     for await (const v of orderedMap(source(), 4, async (i) => {

@@ -2,7 +2,7 @@
 // entries already there, drops a line cut short by a stop, and continues with the keys not yet written.
 import * as fsp from 'node:fs/promises';
 import type { EntryKey } from '../datastores';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ResponseShapeError } from '../errors';
 import type { OpenApiClient } from '../index';
 import { formatEntryLine, LineWriter, parseEntryLine, readLines } from './ndjson';
 import { Progress, runSignal, WINDOW_PER_SLOT, type BulkOptions } from './progress';
@@ -42,16 +42,18 @@ async function entriesInFile(file: string, signal?: AbortSignal): Promise<Set<st
   const done = new Set<string>();
   let complete = 0;
   try {
-    for await (const line of readLines(file, signal)) {
-      if (!line.terminated) break;
-      if (line.text.trim() !== '') {
-        try {
-          done.add(idOf(parseEntryLine(line.text)));
-        } catch (error) {
-          throw new Error(`${file} line ${line.number} is not an export line (${(error as Error).message}); choose another file or start over`);
+    for await (const lines of readLines(file, signal)) {
+      for (const line of lines) {
+        if (!line.terminated) break;
+        if (line.text.trim() !== '') {
+          try {
+            done.add(idOf(parseEntryLine(line.text)));
+          } catch (error) {
+            throw new Error(`${file} line ${line.number} is not an export line (${(error as Error).message}); choose another file or start over`);
+          }
         }
+        complete = line.end;
       }
-      complete = line.end;
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return done;
@@ -61,8 +63,28 @@ async function entriesInFile(file: string, signal?: AbortSignal): Promise<Set<st
   return done;
 }
 
-async function* notIn<T>(items: AsyncIterable<T>, done: Set<string>, id: (item: T) => string): AsyncGenerator<T> {
-  for await (const item of items) if (!done.has(id(item))) yield item;
+/**
+ * The pages of keys not yet in the file. Listing goes through the scheduler (it counts against the same limit), one
+ * page ahead, so the reads never wait for a page.
+ */
+async function* pagesToRead(
+  list: (cursor: string | undefined) => Promise<{ keys: EntryKey[]; nextPageCursor?: string }>,
+  done: Set<string>,
+): AsyncGenerator<EntryKey[]> {
+  const seen = new Set<string>();
+  let next = list(undefined);
+  for (;;) {
+    const page = await next;
+    const cursor = page.nextPageCursor;
+    if (cursor !== undefined) {
+      if (seen.has(cursor)) throw new ResponseShapeError(`The service returned the page cursor "${cursor}" twice`, 'nextPageCursor');
+      seen.add(cursor);
+      next = list(cursor);
+      next.catch(() => undefined); // handled when its turn comes
+    }
+    yield done.size ? page.keys.filter((k) => !done.has(idOf(k))) : page.keys;
+    if (cursor === undefined) return;
+  }
 }
 
 /**
@@ -88,10 +110,8 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
   const progress = new Progress<ExportCounts>({ exported: 0, resumed: done.size, skipped: 0 }, (c) => c.exported + c.skipped, opts.onProgress);
   const scheduler = new Scheduler({ concurrency: opts.concurrency, rateLimit: () => client.rateLimit, signal });
   const store = { universeId: args.universeId, datastoreName: args.datastoreName };
-  const keys = client.datastores.listAllEntries(
-    { ...store, scope: args.allScopes ? undefined : args.scope, allScopes: args.allScopes, limit: args.pageSize ?? 100 },
-    { signal },
-  );
+  const listing = { ...store, scope: args.allScopes ? undefined : args.scope, allScopes: args.allScopes, limit: args.pageSize ?? 100 };
+  const list = (cursor: string | undefined) => scheduler.run(() => client.datastores.listEntries({ ...listing, cursor }, { signal }));
   const read = (k: EntryKey): Promise<string | undefined> =>
     scheduler.run(async () => {
       try {
@@ -109,7 +129,7 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
   let ms = 0;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const line of orderedMap(notIn(keys, done, idOf), window, read)) {
+    for await (const line of orderedMap(pagesToRead(list, done), window, read)) {
       if (line === undefined) counts.skipped++;
       else {
         await out.write(line);

@@ -54,8 +54,8 @@ function failureLine(line: Line, error: string): string {
   return rest.startsWith('}') ? `${head}}\n` : `${head},${rest}\n`;
 }
 
-async function* nonBlank(lines: AsyncIterable<Line>): AsyncGenerator<Line> {
-  for await (const line of lines) if (line.text.trim() !== '') yield line;
+async function* nonBlank(batches: AsyncIterable<Line[]>): AsyncGenerator<Line[]> {
+  for await (const lines of batches) yield lines.filter((line) => line.text.trim() !== '');
 }
 
 export async function importDataStore(

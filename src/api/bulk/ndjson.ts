@@ -118,22 +118,24 @@ export interface Line {
   terminated: boolean;
 }
 
-/** The lines of a file, read as a stream (a file of any size; one line is held at a time). */
-export async function* readLines(file: string, signal?: AbortSignal): AsyncGenerator<Line> {
+/** The lines of a file, streamed in batches (the lines each chunk read completes): a file of any size. */
+export async function* readLines(file: string, signal?: AbortSignal): AsyncGenerator<Line[]> {
   let rest: Buffer = Buffer.alloc(0);
   let offset = 0; // bytes before `rest`
   let number = 0;
   for await (const chunk of createReadStream(file, { signal })) {
     const buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+    const lines: Line[] = [];
     let start = 0;
     for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
-      yield { number: ++number, text: decodeLine(buf, start, nl), end: offset + nl + 1, terminated: true };
+      lines.push({ number: ++number, text: decodeLine(buf, start, nl), end: offset + nl + 1, terminated: true });
       start = nl + 1;
     }
     offset += start;
     rest = buf.subarray(start);
+    if (lines.length) yield lines;
   }
-  if (rest.length) yield { number: ++number, text: decodeLine(rest, 0, rest.length), end: offset + rest.length, terminated: false };
+  if (rest.length) yield [{ number: ++number, text: decodeLine(rest, 0, rest.length), end: offset + rest.length, terminated: false }];
 }
 
 function decodeLine(buf: Buffer, start: number, end: number): string {

@@ -50,7 +50,7 @@ export class Scheduler {
    */
   async run<T>(task: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const probe = await this.acquire();
+      const probe = this.tryAcquire() ?? (await this.acquire());
       try {
         const result = await task();
         this.consecutive429 = 0;
@@ -64,26 +64,37 @@ export class Scheduler {
     }
   }
 
+  /** Waits until a task may start; returns whether it is a probe for fresh figures. */
   private async acquire(): Promise<boolean> {
     for (;;) {
       const signal = this.opts.signal;
       if (signal?.aborted) throw abortError(signal);
-      // Until one task has finished, the figures may be unknown or stale: one request goes first to fetch them.
-      if (this.active >= (this.started ? this.concurrency : 1)) {
+      if (!this.hasSlot()) {
         await new Promise<void>((resolve) => this.waiters.push(resolve));
         continue;
       }
       const wait = this.delay(Date.now());
-      if (wait > 0) {
-        await sleep(wait, signal);
-        continue;
-      }
-      const probe = this.budget !== undefined && this.budget <= 0;
-      this.probing ||= probe;
-      if (this.budget !== undefined) this.budget--;
-      this.active++;
-      return probe;
+      if (wait > 0) await sleep(wait, signal);
+      else return this.take();
     }
+  }
+
+  /** Takes a slot at once when nothing stands in the way (the common case), without a turn of the event loop. */
+  private tryAcquire(): boolean | undefined {
+    return !this.opts.signal?.aborted && this.hasSlot() && this.delay(Date.now()) <= 0 ? this.take() : undefined;
+  }
+
+  /** Until one task has finished, the figures may be unknown or stale: one request goes first to fetch them. */
+  private hasSlot(): boolean {
+    return this.active < (this.started ? this.concurrency : 1);
+  }
+
+  private take(): boolean {
+    const probe = this.budget !== undefined && this.budget <= 0;
+    this.probing ||= probe;
+    if (this.budget !== undefined) this.budget--;
+    this.active++;
+    return probe;
   }
 
   private release(probe: boolean): void {
@@ -128,27 +139,32 @@ export class Scheduler {
 }
 
 /**
- * Maps `source` through `fn` with up to `window` calls pending, yielding results in source order. Stops pulling
- * from the source when the consumer stops; a call that fails fails the iteration when its turn comes.
+ * Maps the items of `batches` (e.g. pages of keys) through `fn` with up to `window` calls pending, yielding results
+ * in source order. Stops pulling from the source when the consumer stops; a call that fails fails the iteration
+ * when its turn comes.
  */
 export async function* orderedMap<T, R>(
-  source: AsyncIterable<T>,
+  batches: AsyncIterable<readonly T[]>,
   window: number,
   fn: (item: T) => Promise<R>,
 ): AsyncGenerator<R> {
-  const it = source[Symbol.asyncIterator]();
+  const it = batches[Symbol.asyncIterator]();
   const pending: Promise<R>[] = [];
+  let batch: readonly T[] = [];
+  let i = 0;
   let exhausted = false;
   try {
     for (;;) {
-      while (!exhausted && pending.length < window) {
-        const next = await it.next();
-        if (next.done) exhausted = true;
-        else {
-          const p = fn(next.value);
+      while (pending.length < window && !(exhausted && i === batch.length)) {
+        if (i < batch.length) {
+          const p = fn(batch[i++]);
           p.catch(() => undefined); // handled when its turn comes; never an unhandled rejection meanwhile
           pending.push(p);
+          continue;
         }
+        const next = await it.next();
+        if (next.done) exhausted = true;
+        else [batch, i] = [next.value, 0];
       }
       const head = pending.shift();
       if (!head) return;
