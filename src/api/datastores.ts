@@ -1,10 +1,10 @@
 // Standard data stores (v1): data stores, entries, entry versions.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { NotFoundError } from './errors';
 import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
 import { paginate } from './paging';
 import {
+  AnyJson,
   entryMetadataFromHeaders,
   EntryVersionSchema,
   ListDataStoresSchema,
@@ -82,8 +82,6 @@ function jsonHeaderValue(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-const anyJson = z.unknown();
-
 export class DataStoresApi {
   constructor(private readonly http: Transport) {}
 
@@ -109,7 +107,7 @@ export class DataStoresApi {
     if (res.status === 204) {
       throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
     }
-    const value = this.http.parse(spec, res, anyJson);
+    const value = this.http.parse(spec, res, AnyJson);
     return { value, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
   }
 

@@ -3,7 +3,7 @@
 import { randomInt } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   abortError,
   ApiError,
@@ -15,7 +15,7 @@ import {
   ResponseShapeError,
   TimeoutError,
 } from './errors';
-import { entryMetadataFromHeaders, parseShape, type Headers } from './schemas';
+import { entryMetadataFromHeaders, parseShape, type Headers, type Schema } from './schemas';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -195,12 +195,12 @@ export class Transport {
   }
 
   /** Sends the request and parses its JSON body with `schema`. */
-  async json<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
+  async json<S extends Schema>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
     const res = await this.request(spec);
     return this.parse(spec, res, schema);
   }
 
-  parse<S extends z.ZodType>(spec: RequestSpec, res: HttpResponse, schema: S): z.output<S> {
+  parse<S extends Schema>(spec: RequestSpec, res: HttpResponse, schema: S): z.output<S> {
     const where = `${spec.method} ${this.logPath(spec)}`;
     let value: unknown;
     try {
