@@ -33,6 +33,8 @@ export class Scheduler {
   /** Requests the figures allow from now on; undefined while the service sends none. */
   private budget?: number;
   private resetAt = 0;
+  /** What the service said remains in the current window. */
+  private remaining?: number;
   private seenAt?: number;
   private probing = false;
   private started = false;
@@ -121,13 +123,19 @@ export class Scheduler {
     return this.probing ? POLL_MS : 0;
   }
 
-  /** Takes newer figures: what remains, less what is in flight and not yet counted by the service. */
+  /**
+   * Takes newer figures: what remains, less what is in flight and not yet counted by the service. Within a window
+   * what remains only goes down, so an answer read after a later one (connections finish in any order) cannot
+   * raise it again.
+   */
   private observe(): void {
     const figures = this.opts.rateLimit?.();
     if (!figures || figures.remaining === undefined || figures.at === this.seenAt) return;
     this.seenAt = figures.at;
-    this.budget = figures.remaining - Math.max(0, this.active - 1);
-    this.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
+    const sameWindow = figures.at < this.resetAt && this.remaining !== undefined;
+    this.remaining = sameWindow ? Math.min(this.remaining!, figures.remaining) : figures.remaining;
+    if (!sameWindow) this.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
+    this.budget = this.remaining - this.active;
     this.probing = false;
   }
 
