@@ -2,7 +2,7 @@
 import { createReadStream, promises as fsp } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import FormData from 'form-data';
+import type FormDataType from 'form-data';
 import { OperationFailedError, OperationTimeoutError } from './errors';
 import { jsonBody, seg, sleep, type CallOptions, type StreamBody, type Transport } from './http';
 import { paginate } from './paging';
@@ -104,6 +104,8 @@ export interface WaitOptions extends CallOptions {
 
 /** A multipart body with a JSON `request` part and a streamed `fileContent` part; the file is never read whole. */
 async function multipart(request: object, file: AssetFile | undefined): Promise<StreamBody> {
+  // Required on first upload, so activating the extension does not load form-data and its dependencies.
+  const FormData = require('form-data') as typeof FormDataType;
   const form = new FormData();
   form.append('request', JSON.stringify(request));
   let source: Readable | undefined;

@@ -2,7 +2,7 @@
 // x-ratelimit-* reading, logging, and mapping every failure to a typed error.
 import { randomInt } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import type * as z from 'zod/mini';
 import {
   abortError,
@@ -142,7 +142,9 @@ function parseRetryAfter(value: string | undefined): number | undefined {
 }
 
 export class Transport {
-  private readonly agent = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+  // Required here rather than imported: undici (and the Node modules it loads) is read when the first client is
+  // made, not when the extension activates.
+  private readonly agent: Agent = new (require('undici') as typeof import('undici')).Agent({ keepAliveTimeout: 4_000, connections: 16 });
   private readonly origin: string;
   private readonly basePath: string;
   private readonly apiKey: string;
