@@ -1,0 +1,103 @@
+// The plain-Node half of benchmark 6, run by extension.ts (bundled to JavaScript, so no TypeScript loader hooks
+// `require`) in a fresh process per run: `node activate-node.js <bundle>`. It puts a minimal stand-in for the
+// `vscode` module in the require cache (fine for a timing; it proves nothing about behaviour), counts every socket,
+// listen and DNS lookup, then loads the bundle and calls activate(). Prints one line: ACTIVATE {loadMs, activateMs, network}.
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** A `vscode` stand-in: any member is a callable, constructible stand-in; the few values activation reads are real. */
+function vscodeStub(): unknown {
+  const disposable = { dispose() {} };
+  const cache = new Map<PropertyKey, unknown>();
+  const any: object = new Proxy(function () {}, {
+    get: (_t, key) => {
+      if (key === 'then' || typeof key === 'symbol') return undefined;
+      if (!cache.has(key)) cache.set(key, key === 'dispose' ? () => undefined : any);
+      return cache.get(key);
+    },
+    apply: () => any,
+    construct: () => any,
+  });
+  const uri = (p: string) => ({ scheme: 'file', fsPath: p, path: p, toString: () => `file://${p}`, with: () => uri(p) });
+  const overrides: Record<string, unknown> = {
+    Uri: { file: uri, parse: (s: string) => uri(s), joinPath: (u: { fsPath: string }, ...p: string[]) => uri(path.join(u.fsPath, ...p)) },
+    EventEmitter: class {
+      event = () => disposable;
+      fire() {}
+      dispose() {}
+    },
+    Disposable: class {
+      static from = () => disposable;
+      dispose() {}
+    },
+    workspace: new Proxy(
+      { getConfiguration: () => ({ get: (_k: string, d: unknown) => d, has: () => false, inspect: () => undefined, update: async () => undefined }) },
+      { get: (t, k) => (k in t ? t[k as 'getConfiguration'] : (any as Record<PropertyKey, unknown>)[k]) },
+    ),
+  };
+  // A bundle copies the module's own properties (esbuild's CommonJS interop), so every namespace and class the
+  // extension names is an own property; whatever they lead to is the catch-all stand-in.
+  const names = 'window commands workspace env languages extensions l10n authentication TreeItem ThemeIcon ThemeColor TreeItemCollapsibleState FileSystemError FileType FileChangeType FilePermission WorkspaceEdit ViewColumn Range Position ProgressLocation CancellationError ConfigurationTarget MarkdownString TabInputText TabInputTextDiff StatusBarAlignment';
+  return Object.assign(Object.fromEntries(names.split(' ').map((n) => [n, any])), overrides);
+}
+
+function context(dir: string, root: string): unknown {
+  const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined, keys: () => [], setKeysForSync() {} };
+  const uri = (p: string) => ({ scheme: 'file', fsPath: p, path: p, toString: () => `file://${p}` });
+  return {
+    subscriptions: [],
+    globalState: memento,
+    workspaceState: memento,
+    secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) },
+    extensionPath: root,
+    extensionUri: uri(root),
+    globalStorageUri: uri(dir),
+    storageUri: uri(dir),
+    logUri: uri(dir),
+    asAbsolutePath: (p: string) => path.join(root, p),
+  };
+}
+
+/** One fresh-process measurement: load (require) and activate() of `bundle`. */
+async function measure(bundle: string, root: string): Promise<void> {
+  const network: string[] = [];
+  const count = (what: string) => network.push(what);
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+    count('connect');
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof connect;
+  const listen = net.Server.prototype.listen;
+  net.Server.prototype.listen = function (this: net.Server, ...args: unknown[]) {
+    count('listen');
+    return (listen as (...a: unknown[]) => net.Server).apply(this, args);
+  } as typeof listen;
+  const dns = require('node:dns') as { lookup: (...args: unknown[]) => unknown }; // the module object, to patch it
+  const lookup = dns.lookup;
+  dns.lookup = (...args: unknown[]) => {
+    count('dns');
+    return lookup(...args);
+  };
+  const stub = vscodeStub();
+  const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: unknown[]) => string })._resolveFilename;
+  (Module as unknown as { _resolveFilename: unknown })._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest);
+  };
+  require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: stub } as NodeJS.Module;
+
+  const t0 = performance.now();
+  const ext = require(bundle) as { activate(ctx: unknown): unknown };
+  const t1 = performance.now();
+  ext.activate(context(fs.mkdtempSync(path.join(os.tmpdir(), 'ue-activate-')), root));
+  const t2 = performance.now();
+  // Anything activate() started (a timer, a promise) gets a moment to reach the network before the count.
+  await new Promise((r) => setTimeout(r, 200));
+  console.log(`ACTIVATE ${JSON.stringify({ loadMs: t1 - t0, activateMs: t2 - t1, network })}`);
+}
+
+void measure(process.argv[2], process.argv[3] ?? ROOT);

@@ -1,0 +1,78 @@
+// npm run bench [-- <name>...]: builds, runs each benchmark in its own process, prints its figures, and after a
+// full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
+// paging, ratelimit. Not part of npm test: the figures depend on the machine, so nothing here fails a build.
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseResult, ROOT, type BenchResult } from './support';
+
+const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelimit'];
+
+async function runOne(name: string): Promise<BenchResult | undefined> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', path.join(__dirname, `${name}.ts`)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let result: BenchResult | undefined;
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const parsed = parseResult(line);
+    if (parsed) result = parsed;
+    else console.log(line);
+  }
+  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  if (code !== 0) console.log(`   (${name} failed with exit code ${code})`);
+  return result;
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+function markdown(results: BenchResult[]): string {
+  const out = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString()}.`,
+    '',
+    `Machine: ${machine()}.`,
+    '',
+    'Each figure is measured in the same run as the reference it is compared with; the machine was shared with other',
+    'work, so absolute figures move from run to run more than the ratios do.',
+    '',
+    '| # | goal | measured | met |',
+    '|---|---|---|---|',
+    ...results.flatMap((r) => r.goals.map((g) => `| ${r.id} | ${g.text} | ${g.measured} | ${g.met ? 'yes' : '**no**'} |`)),
+    '',
+  ];
+  for (const r of results) out.push(`## ${r.id}. ${r.title}`, '', ...r.figures.map((f) => `- ${f}`), '');
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((a) => !BENCHMARKS.includes(a));
+  if (unknown.length) throw new Error(`unknown benchmark(s): ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
+  const names = asked.length ? asked : BENCHMARKS;
+  console.log(`building (node esbuild.js) on ${machine()}`);
+  execFileSync(process.execPath, ['esbuild.js'], { cwd: ROOT, stdio: 'inherit' });
+  const results: BenchResult[] = [];
+  for (const name of names) {
+    const result = await runOne(name);
+    if (result) results.push(result);
+  }
+  results.sort((a, b) => a.id - b.id);
+  const unmet = results.flatMap((r) => r.goals.filter((g) => !g.met).map((g) => `${r.id}: ${g.text}`));
+  console.log(`\n${results.length} of ${names.length} benchmarks ran; goals not met: ${unmet.length ? unmet.join('; ') : 'none'}`);
+  if (results.length === BENCHMARKS.length) {
+    fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(results));
+    console.log('wrote test/bench/RESULTS.md');
+  } else console.log('test/bench/RESULTS.md is written after a full run (npm run bench without names)');
+}
+
+main().catch((err: Error) => {
+  console.error(`bench: ${err.message}`);
+  process.exit(1);
+});
