@@ -11,29 +11,31 @@ const common = {
   logLevel: 'warning',
 };
 
+/** Only undici's Agent and its request API (what src/api/http.ts uses), not fetch, WebSocket, mocks and caches. */
+const undiciAgent =
+  "const Dispatcher = require('undici/lib/dispatcher/dispatcher');\n" +
+  "Object.assign(Dispatcher.prototype, require('undici/lib/api'));\n" +
+  "module.exports = { Agent: require('undici/lib/dispatcher/agent') };\n";
+
 /**
- * Keeps the extension bundle small without dropping a dependency:
- * - undici: only the Agent and its request API (what src/api/http.ts uses), not fetch, WebSocket, mocks and caches;
+ * Keeps the extension bundle small and its activation fast without dropping a dependency:
+ * - undici goes to its own bundle, dist/undici.js, which the transport requires when the first client is made
+ *   (nothing checks undici's classes with instanceof, so a module of its own changes nothing);
  * - mime-types (form-data's, with its 137 KB database): form-data looks a type up only for a part without a
  *   contentType, and the client always passes one, so a lookup that finds nothing stands in for it.
  */
 const slimDependencies = {
   name: 'slim-dependencies',
   setup(build) {
-    const modules = {
-      undici:
-        "const Dispatcher = require('undici/lib/dispatcher/dispatcher');\n" +
-        "Object.assign(Dispatcher.prototype, require('undici/lib/api'));\n" +
-        "module.exports = { Agent: require('undici/lib/dispatcher/agent') };\n",
-      'mime-types': 'module.exports = { lookup: () => false };\n',
-    };
-    build.onResolve({ filter: /^(undici|mime-types)$/ }, (args) => ({ path: args.path, namespace: 'slim' }));
-    build.onLoad({ filter: /.*/, namespace: 'slim' }, (args) => ({ contents: modules[args.path], resolveDir: __dirname, loader: 'js' }));
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+    build.onResolve({ filter: /^mime-types$/ }, () => ({ path: 'mime-types', namespace: 'slim' }));
+    build.onLoad({ filter: /.*/, namespace: 'slim' }, () => ({ contents: 'module.exports = { lookup: () => false };\n', loader: 'js' }));
   },
 };
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [slimDependencies] },
+  { ...common, stdin: { contents: undiciAgent, resolveDir: __dirname, sourcefile: 'undici-agent.js', loader: 'js' }, outfile: 'dist/undici.js' },
   { ...common, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/emulator.js' },
   // The restriction log page: runs in the webview, loaded from media/ (the panel's only local resource root).
   { ...common, platform: 'browser', format: 'iife', target: 'es2020', sourcemap: false, entryPoints: ['src/webview/page/restrictionLog.ts'], outfile: 'media/restrictionLog/main.js' },
