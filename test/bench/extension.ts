@@ -24,23 +24,32 @@ async function runMeasure(script: string, bundle: string): Promise<{ loadMs: num
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function build(dir: string, minify: boolean): Promise<string> {
-  // esbuild.js's own extension build, written to a temporary folder (dist/ may be in use by a test run).
-  const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: { outfile: string; sourcemap?: boolean }[] };
-  const extension = builds.find((b) => b.outfile === 'dist/extension.js');
-  if (!extension) throw new Error('esbuild.js has no dist/extension.js build');
-  const outfile = path.join(dir, minify ? 'extension.min.js' : 'extension.js');
+/**
+ * esbuild.js's builds of the extension's runtime (dist/extension.js and what it loads on first use, except the
+ * emulator), written to `<dir>/<variant>/` (dist/ may be in use by a test run). Returns that folder.
+ */
+async function build(dir: string, variant: 'production' | 'development'): Promise<string> {
+  const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: { outfile: string }[] };
+  const runtime = builds.filter((b) => b.outfile.startsWith('dist/') && b.outfile !== 'dist/emulator.js');
+  const out = path.join(dir, variant);
   const esbuild = require('esbuild') as typeof import('esbuild');
-  await esbuild.build({ ...(extension as object), absWorkingDir: ROOT, outfile, minify, sourcemap: false, logLevel: 'error' });
-  return outfile;
+  for (const b of runtime) {
+    const outfile = path.join(out, path.basename(b.outfile));
+    await esbuild.build({ ...b, absWorkingDir: ROOT, outfile, minify: variant === 'production', sourcemap: false, logLevel: 'error' });
+  }
+  return out;
 }
+
+const kb = (file: string) => `${fmt(fs.statSync(file).size / 1024)} KB`;
 
 main(async () => {
   const dir = tempDir('extension');
   try {
-    const production = await build(dir, true);
-    const development = await build(dir, false);
+    const productionDir = await build(dir, 'production');
+    const developmentDir = await build(dir, 'development');
+    const production = path.join(productionDir, 'extension.js');
     const size = fs.statSync(production).size;
+    const loadedLater = fs.readdirSync(productionDir).filter((f) => f !== 'extension.js');
     const script = path.join(dir, 'measure.js');
     const esbuild = require('esbuild') as typeof import('esbuild');
     await esbuild.build({ entryPoints: [path.join(__dirname, 'activate-node.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'error' });
@@ -49,22 +58,26 @@ main(async () => {
     const load = median(runs.map((r) => r.loadMs));
     const activate = median(runs.map((r) => r.activateMs));
     const network = runs.flatMap((r) => r.network);
-    const inVsCode = await codeServerActivation(dir, production, CODE_SERVER_RUNS);
-    const vscodeMs = inVsCode && median(inVsCode);
+    const inVsCode = await codeServerActivation(dir, productionDir, CODE_SERVER_RUNS);
+    const vscodeMs = inVsCode && median(inVsCode.ours);
+    const list = (xs: number[]) => xs.map((t) => `${t} ms`).join(', ');
     report({
       id: 6,
       title: `Extension bundle and activation (plain Node ${process.version} with a vscode stand-in, median of ${RUNS} fresh processes; ${os.cpus().length} CPUs)`,
       figures: [
-        `dist/extension.js, production (minified, as npm run package builds it): ${fmt(size / 1024)} KB; unminified (npm run build): ${fmt(fs.statSync(development).size / 1024)} KB`,
+        `dist/extension.js, production (minified, as npm run package builds it): ${kb(production)}; unminified (npm run build): ${kb(path.join(developmentDir, 'extension.js'))}`,
+        `loaded on first use, not at activation: ${loadedLater.map((f) => `dist/${f} ${kb(path.join(productionDir, f))}`).join(', ') || 'nothing'}`,
         `load (require + parse + module init): ${fmt(load, 1)} ms; activate() call: ${fmt(activate, 1)} ms; total ${fmt(load + activate, 1)} ms`,
         `network calls during load and activation: ${network.length ? network.join(', ') : 'none'}`,
         inVsCode
-          ? `inside VS Code (code-server 1.139, Node 24 extension host, "Activation" in Show Running Extensions): ${inVsCode.map((t) => `${t} ms`).join(', ')}; median ${vscodeMs} ms`
+          ? `inside VS Code (code-server 1.139, Node 24 extension host, "Activation" in Show Running Extensions, ${CODE_SERVER_RUNS} fresh pages each): ours ${list(inVsCode.ours)}, median ${vscodeMs} ms (timed inside: require of the bundle ${list(inVsCode.load)}, activate() call ${list(inVsCode.activate)}); reference, the same manifest with an activate() that does nothing: ${list(inVsCode.empty)}, median ${median(inVsCode.empty)} ms`
           : 'inside VS Code: not measured (code-server is not installed; npm run test:vscode installs it)',
       ],
       goals: [
         { text: 'activate < 50 ms, plain Node (load + activate())', measured: `${fmt(load + activate, 1)} ms`, met: load + activate < GOAL_MS },
-        ...(vscodeMs === undefined ? [] : [{ text: 'activate < 50 ms, inside VS Code (median)', measured: `${vscodeMs} ms`, met: vscodeMs < GOAL_MS }]),
+        ...(vscodeMs === undefined
+          ? []
+          : [{ text: 'activate < 50 ms, inside VS Code (median)', measured: `${vscodeMs} ms (an empty activate(): ${median(inVsCode!.empty)} ms)`, met: vscodeMs < GOAL_MS }]),
         { text: 'no network calls', measured: `${network.length}`, met: network.length === 0 },
         { text: 'dist/extension.js < 600 KB (production)', measured: `${fmt(size / 1024)} KB`, met: size < GOAL_BYTES },
       ],
