@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { csvField, toCsv } from '../../src/csv';
+import { parseCsv } from './support/csv';
 
 test('plain fields are left as they are; empty values are empty fields', () => {
   assert.equal(csvField('Cheating'), 'Cheating');
@@ -26,26 +27,6 @@ test('toCsv writes the header and every row with CRLF line ends', () => {
   assert.equal(csv, 'Time,Reason\r\n2024-01-01T00:00:00Z,"a, ""b"""\r\nt2,"two\nlines"\r\n');
   assert.equal(toCsv(['Only', 'Header'], []), 'Only,Header\r\n');
 });
-
-/** A small RFC 4180 reader, to check that what toCsv writes reads back field for field. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
-  }
-  return rows;
-}
 
 test('hostile fields read back unchanged', () => {
   const values = ['', ',', '""', 'a\r\nb', '=1+2', '<script>alert("x")</script>', 'üñí 🎮', ' lead', 'x,"y",\nz'];

@@ -17,6 +17,7 @@ import type { RestrictionsGroupNode } from '../../../src/tree/restrictionsGroupN
 import type { RestrictionLogPanel } from '../../../src/webview/restrictionLogPanel';
 import { TestEmulator } from '../../unit/support/emulator';
 import { extensionApi, ScriptedUi, until } from './support';
+import { parseCsv } from '../../unit/support/csv';
 
 const U = 5150;
 const PLACE = 4242;
@@ -41,26 +42,6 @@ class RecordingUi extends ScriptedUi {
     this.offered.set(options.title ?? '', items.map((i) => i.label));
     return super.pick(items, options);
   }
-}
-
-/** A small RFC 4180 reader for the exported file. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
-  }
-  return rows;
 }
 
 suite('user restrictions in the editor', () => {
