@@ -4,26 +4,17 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { exportDataStore, importDataStore, type OpenApiClient } from '../../src/api';
+import { after, describe, it } from 'node:test';
+import { exportDataStore, importDataStore } from '../../src/api';
 import { API_KEY, makeClient, rejection } from './support/client';
-import { TestEmulator } from './support/emulator';
+import { sharedEmulator, TestEmulator } from './support/emulator';
 
 const U = 7070;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-bulk-export-'));
-let emulator: TestEmulator;
-let client: OpenApiClient;
-
-before(async () => {
-  emulator = await TestEmulator.start({ apiKeys: [{ key: API_KEY }] });
-  client = makeClient(emulator.url).client;
-});
-after(async () => {
-  await client.close();
-  await emulator.close();
+const shared = sharedEmulator();
+after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(() => emulator.reset());
 
 const file = (name: string) => path.join(dir, name);
 const lines = (f: string) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
@@ -41,7 +32,7 @@ const SAMPLE = [
 
 async function seed(store: string): Promise<void> {
   for (const e of SAMPLE) {
-    await client.datastores.setEntry({
+    await shared.client.datastores.setEntry({
       universeId: U,
       datastoreName: store,
       scope: e.scope,
@@ -56,7 +47,7 @@ async function seed(store: string): Promise<void> {
 async function seedMany(store: string, n: number): Promise<void> {
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
-      client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: `k${String(i).padStart(4, '0')}`, value: { i } }),
+      shared.client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: `k${String(i).padStart(4, '0')}`, value: { i } }),
     ),
   );
 }
@@ -65,15 +56,15 @@ describe('export', () => {
   it('export then import round trips several scopes, attributes, user ids, a big integer and unicode keys exactly', async () => {
     await seed('Source');
     const out = file('roundtrip.ndjson');
-    const exported = await exportDataStore(client, { universeId: U, datastoreName: 'Source', allScopes: true, file: out });
+    const exported = await exportDataStore(shared.client, { universeId: U, datastoreName: 'Source', allScopes: true, file: out });
     assert.deepEqual([exported.exported, exported.resumed, exported.skipped], [SAMPLE.length, 0, 0]);
     assert.equal(lines(out).length, SAMPLE.length);
     assert.match(fs.readFileSync(out, 'utf8'), /"value":\{"id":12345678901234567890,"price":1.50,"e":1E5\}/);
 
-    const imported = await importDataStore(client, { universeId: U, datastoreName: 'Target', file: out, mode: 'overwrite' });
+    const imported = await importDataStore(shared.client, { universeId: U, datastoreName: 'Target', file: out, mode: 'overwrite' });
     assert.deepEqual([imported.written, imported.skipped, imported.failed], [SAMPLE.length, 0, 0]);
     for (const e of SAMPLE) {
-      const got = await client.datastores.getEntry({ universeId: U, datastoreName: 'Target', scope: e.scope, entryKey: e.key });
+      const got = await shared.client.datastores.getEntry({ universeId: U, datastoreName: 'Target', scope: e.scope, entryKey: e.key });
       assert.equal(got.raw.toString('utf8'), e.raw, `${e.scope}/${e.key}`);
       assert.deepEqual(got.attributes, e.attributes);
       assert.deepEqual(got.userIds, e.userIds);
@@ -83,20 +74,20 @@ describe('export', () => {
   it('exports one scope only when asked, each line with its version', async () => {
     await seed('Source');
     const out = file('one-scope.ndjson');
-    await exportDataStore(client, { universeId: U, datastoreName: 'Source', scope: 'season2', file: out, resume: false });
+    await exportDataStore(shared.client, { universeId: U, datastoreName: 'Source', scope: 'season2', file: out, resume: false });
     assert.deepEqual(keysOf(out).sort(), ['season2/quote"and\\slash', 'season2/spaced']);
-    const current = await client.datastores.getEntry({ universeId: U, datastoreName: 'Source', scope: 'season2', entryKey: 'spaced' });
+    const current = await shared.client.datastores.getEntry({ universeId: U, datastoreName: 'Source', scope: 'season2', entryKey: 'spaced' });
     assert.ok(lines(out).some((l) => JSON.parse(l).version === current.version));
   });
 
   it('a cancelled export resumes without duplicates, dropping a line cut short', async () => {
     await seedMany('Many', 400);
     const out = file('resume.ndjson');
-    await emulator.fault({ method: 'GET', path: '/entries/entry', delayMs: 20, times: 1000 }); // slow enough to stop midway
+    await shared.emulator.fault({ method: 'GET', path: '/entries/entry', delayMs: 20, times: 1000 }); // slow enough to stop midway
     const controller = new AbortController();
     const err = await rejection(() =>
       exportDataStore(
-        client,
+        shared.client,
         { universeId: U, datastoreName: 'Many', file: out, pageSize: 50 },
         { signal: controller.signal, onProgress: (p) => p.exported >= 60 && controller.abort() },
       ),
@@ -105,35 +96,35 @@ describe('export', () => {
     const first = keysOf(out);
     assert.ok(first.length >= 60 && first.length < 400, `${first.length} lines after the stop`);
     fs.appendFileSync(out, '{"scope":"global","key":"k03'); // a write cut short
-    await fetch(`${emulator.url}/_emulator/faults`, { method: 'DELETE' });
-    const getsBefore = (await emulator.requests({ method: 'GET', path: '/entries/entry' })).length;
+    await fetch(`${shared.emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    const getsBefore = (await shared.emulator.requests({ method: 'GET', path: '/entries/entry' })).length;
 
-    const resumed = await exportDataStore(client, { universeId: U, datastoreName: 'Many', file: out, pageSize: 50 });
+    const resumed = await exportDataStore(shared.client, { universeId: U, datastoreName: 'Many', file: out, pageSize: 50 });
     assert.equal(resumed.resumed, first.length);
     assert.equal(resumed.exported, 400 - first.length);
     const all = keysOf(out);
     assert.equal(all.length, 400);
     assert.equal(new Set(all).size, 400, 'no duplicates');
     assert.deepEqual(all.slice(0, first.length), first, 'the earlier lines are kept as they were');
-    const gets = (await emulator.requests({ method: 'GET', path: '/entries/entry' })).length - getsBefore;
+    const gets = (await shared.emulator.requests({ method: 'GET', path: '/entries/entry' })).length - getsBefore;
     assert.equal(gets, 400 - first.length, 'entries already in the file are not read again');
   });
 
   it('writes lines in listing order and leaves out keys deleted before they were read', async () => {
     await seedMany('Ordered', 120);
-    await client.datastores.deleteEntry({ universeId: U, datastoreName: 'Ordered', entryKey: 'k0007' });
+    await shared.client.datastores.deleteEntry({ universeId: U, datastoreName: 'Ordered', entryKey: 'k0007' });
     const out = file('ordered.ndjson');
-    const result = await exportDataStore(client, { universeId: U, datastoreName: 'Ordered', file: out, pageSize: 25 }, { concurrency: 8 });
+    const result = await exportDataStore(shared.client, { universeId: U, datastoreName: 'Ordered', file: out, pageSize: 25 }, { concurrency: 8 });
     assert.equal(result.skipped, 1, 'the deleted key is still listed but cannot be read');
     const listed: string[] = [];
-    for await (const k of client.datastores.listAllEntries({ universeId: U, datastoreName: 'Ordered' })) listed.push(`${k.scope}/${k.key}`);
+    for await (const k of shared.client.datastores.listAllEntries({ universeId: U, datastoreName: 'Ordered' })) listed.push(`${k.scope}/${k.key}`);
     assert.deepEqual(keysOf(out), listed.filter((k) => k !== 'global/k0007'));
   });
 
   it('refuses to continue into a file that is not an export', async () => {
     const out = file('notes.txt');
     fs.writeFileSync(out, 'my notes\n');
-    const err = await rejection(() => exportDataStore(client, { universeId: U, datastoreName: 'Many', file: out }));
+    const err = await rejection(() => exportDataStore(shared.client, { universeId: U, datastoreName: 'Many', file: out }));
     assert.match(err.message, /line 1 is not an export line/);
     assert.equal(fs.readFileSync(out, 'utf8'), 'my notes\n', 'the file is left alone');
   });

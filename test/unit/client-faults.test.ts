@@ -1,55 +1,44 @@
 // Faults injected into the real emulator: which calls are retried, retry-after, abort, timeout, bad shapes.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { NetworkError, ResponseShapeError, ServerError, TimeoutError, type OpenApiClient } from '../../src/api';
+import { beforeEach, describe, it } from 'node:test';
+import { NetworkError, ResponseShapeError, ServerError, TimeoutError } from '../../src/api';
 import { API_KEY, makeClient, rejection } from './support/client';
-import { TestEmulator } from './support/emulator';
+import { sharedEmulator, TestEmulator } from './support/emulator';
 
 const U = 31;
 const entry = { universeId: U, datastoreName: 'S', entryKey: 'k' };
 const ENTRY_PATH = '/standard-datastores/datastore/entries/entry';
 const unavailable = { status: 503, body: '{"error":"UNAVAILABLE","message":"down for a moment"}' };
-let emulator: TestEmulator;
-let client: OpenApiClient;
-
-before(async () => {
-  emulator = await TestEmulator.start({ apiKeys: [{ key: API_KEY }] });
-  client = makeClient(emulator.url).client;
-});
-after(async () => {
-  await client.close();
-  await emulator.close();
-});
+const shared = sharedEmulator();
 beforeEach(async () => {
-  await emulator.reset();
-  await client.datastores.setEntry({ ...entry, value: 1 });
+  await shared.client.datastores.setEntry({ ...entry, value: 1 });
 });
 
 describe('retries against the emulator', () => {
   it('a GET answered 503 is retried and succeeds', async () => {
-    await emulator.fault({ method: 'GET', path: ENTRY_PATH, ...unavailable });
-    assert.equal((await client.datastores.getEntry(entry)).value, 1);
-    assert.deepEqual((await emulator.requests({ method: 'GET', path: ENTRY_PATH })).map((r) => r.status), [503, 200]);
+    await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, ...unavailable });
+    assert.equal((await shared.client.datastores.getEntry(entry)).value, 1);
+    assert.deepEqual((await shared.emulator.requests({ method: 'GET', path: ENTRY_PATH })).map((r) => r.status), [503, 200]);
   });
 
   it('a 429 is retried after the retry-after pause, not before', async () => {
-    await emulator.fault({ method: 'GET', path: ENTRY_PATH, status: 429, headers: { 'retry-after': '1' }, body: '{"error":"RESOURCE_EXHAUSTED","message":"slow"}' });
+    await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, status: 429, headers: { 'retry-after': '1' }, body: '{"error":"RESOURCE_EXHAUSTED","message":"slow"}' });
     const started = Date.now();
-    await client.datastores.getEntry(entry);
+    await shared.client.datastores.getEntry(entry);
     const elapsed = Date.now() - started;
     assert.ok(elapsed >= 1000, `retried after ${elapsed} ms`);
     assert.ok(elapsed < 10_000);
   });
 
   const once: [string, string, string, () => Promise<unknown>][] = [
-    ['increment', 'POST', '/entry/increment', () => client.datastores.incrementEntry({ ...entry, incrementBy: 1 })],
-    ['set without matchVersion', 'POST', ENTRY_PATH, () => client.datastores.setEntry({ ...entry, value: 2 })],
+    ['increment', 'POST', '/entry/increment', () => shared.client.datastores.incrementEntry({ ...entry, incrementBy: 1 })],
+    ['set without matchVersion', 'POST', ENTRY_PATH, () => shared.client.datastores.setEntry({ ...entry, value: 2 })],
     [
       'asset create',
       'POST',
       '/assets/v1/assets',
       () =>
-        client.assets.create({
+        shared.client.assets.create({
           request: { assetType: 'Model', displayName: 'x', description: '', creationContext: { creator: { userId: 1001 } } },
           file: { path: __filename, contentType: 'model/fbx', filename: 'x.fbx' },
         }),
@@ -57,50 +46,50 @@ describe('retries against the emulator', () => {
   ];
   for (const [name, method, path, call] of once) {
     it(`${name} answered 503 is not repeated`, async () => {
-      const before = (await emulator.requests({ method, path })).length;
-      await emulator.fault({ method, path, ...unavailable });
+      const before = (await shared.emulator.requests({ method, path })).length;
+      await shared.emulator.fault({ method, path, ...unavailable });
       const err = await rejection(call);
       assert.ok(err instanceof ServerError, String(err));
       assert.equal(err.status, 503);
-      assert.equal((await emulator.requests({ method, path })).length - before, 1);
+      assert.equal((await shared.emulator.requests({ method, path })).length - before, 1);
     });
   }
 
   it('a set with matchVersion answered 503 is retried', async () => {
-    const { version } = await client.datastores.getEntry(entry);
-    await emulator.fault({ method: 'POST', path: ENTRY_PATH, ...unavailable, times: 2 });
-    const v = await client.datastores.setEntry({ ...entry, value: 3, matchVersion: version });
+    const { version } = await shared.client.datastores.getEntry(entry);
+    await shared.emulator.fault({ method: 'POST', path: ENTRY_PATH, ...unavailable, times: 2 });
+    const v = await shared.client.datastores.setEntry({ ...entry, value: 3, matchVersion: version });
     assert.notEqual(v.version, version);
-    assert.deepEqual((await emulator.requests({ method: 'POST', path: ENTRY_PATH })).map((r) => r.status).slice(-3), [503, 503, 200]);
+    assert.deepEqual((await shared.emulator.requests({ method: 'POST', path: ENTRY_PATH })).map((r) => r.status).slice(-3), [503, 503, 200]);
   });
 });
 
 describe('abort, timeout, connection and shape faults against the emulator', () => {
   it('abort cancels a delayed request in flight', async () => {
-    await emulator.fault({ method: 'GET', path: ENTRY_PATH, delayMs: 3_000 });
+    await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, delayMs: 3_000 });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const started = Date.now();
-    const err = await rejection(() => client.datastores.getEntry(entry, { signal: ac.signal }));
+    const err = await rejection(() => shared.client.datastores.getEntry(entry, { signal: ac.signal }));
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 2_000);
   });
 
   it('abort during the backoff after a 503', async () => {
-    await emulator.fault({ method: 'GET', path: ENTRY_PATH, ...unavailable, headers: { 'retry-after': '20' } });
+    await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, ...unavailable, headers: { 'retry-after': '20' } });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     const started = Date.now();
-    const err = await rejection(() => client.datastores.getEntry(entry, { signal: ac.signal }));
+    const err = await rejection(() => shared.client.datastores.getEntry(entry, { signal: ac.signal }));
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 5_000);
-    assert.equal((await emulator.requests({ method: 'GET', path: ENTRY_PATH })).length, 1);
+    assert.equal((await shared.emulator.requests({ method: 'GET', path: ENTRY_PATH })).length, 1);
   });
 
   it('a delayed answer past the timeout is a TimeoutError', async () => {
-    const quick = makeClient(emulator.url, { timeoutMs: 300 }).client;
+    const quick = makeClient(shared.emulator.url, { timeoutMs: 300 }).client;
     try {
-      await emulator.fault({ method: 'GET', path: ENTRY_PATH, delayMs: 3_000 });
+      await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, delayMs: 3_000 });
       const err = await rejection(() => quick.datastores.getEntry(entry));
       assert.ok(err instanceof TimeoutError, String(err));
     } finally {
@@ -109,14 +98,14 @@ describe('abort, timeout, connection and shape faults against the emulator', () 
   });
 
   it('a 200 with a bad body is a ResponseShapeError naming the field', async () => {
-    await emulator.fault({ method: 'GET', path: '/standard-datastores', status: 200, body: '{"datastores":[{"name":42}],"nextPageCursor":""}' });
-    const err = await rejection(() => client.datastores.listDataStores({ universeId: U }));
+    await shared.emulator.fault({ method: 'GET', path: '/standard-datastores', status: 200, body: '{"datastores":[{"name":42}],"nextPageCursor":""}' });
+    const err = await rejection(() => shared.client.datastores.listDataStores({ universeId: U }));
     assert.ok(err instanceof ResponseShapeError, String(err));
     assert.equal(err.field, 'datastores[0].name');
     assert.match(err.message, /datastores\[0\]\.name: expected string/);
   });
 
-  it('a stopped emulator gives a NetworkError', async () => {
+  it('a stopped shared.emulator gives a NetworkError', async () => {
     const gone = await TestEmulator.start({ apiKeys: [{ key: API_KEY }] });
     const lonely = makeClient(gone.url, { retry: { maxAttempts: 2, baseDelayMs: 5 } }).client;
     await gone.close();
@@ -128,7 +117,7 @@ describe('abort, timeout, connection and shape faults against the emulator', () 
     }
   });
 
-  it('rate limit headers of the emulator are exposed', async () => {
+  it('rate limit headers of the shared.emulator are exposed', async () => {
     const limited = await TestEmulator.start({ apiKeys: [{ key: API_KEY }], rateLimits: true });
     const c = makeClient(limited.url).client;
     try {

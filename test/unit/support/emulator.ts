@@ -1,5 +1,8 @@
 // Starts the emulator in-process for client tests and drives its /_emulator control endpoints.
+import { after, before, beforeEach } from 'node:test';
+import type { OpenApiClient } from '../../../src/api';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/server';
+import { API_KEY, makeClient } from './client';
 
 export interface Fault {
   method?: string;
@@ -62,4 +65,19 @@ export class TestEmulator {
         (!filter.path || r.path.includes(filter.path)),
     );
   }
+}
+
+/** One emulator and client for a test file: started before its tests, reset before each test, closed after. */
+export function sharedEmulator(opts: EmulatorOptions = { apiKeys: [{ key: API_KEY }] }): { emulator: TestEmulator; client: OpenApiClient } {
+  const shared = {} as { emulator: TestEmulator; client: OpenApiClient };
+  before(async () => {
+    shared.emulator = await TestEmulator.start(opts);
+    shared.client = makeClient(shared.emulator.url).client;
+  });
+  after(async () => {
+    await shared.client.close();
+    await shared.emulator.close();
+  });
+  beforeEach(() => shared.emulator.reset());
+  return shared;
 }
