@@ -203,12 +203,13 @@ export class Transport {
   }
 
   parse<S extends Schema>(spec: RequestSpec, res: HttpResponse, schema: S): z.output<S> {
-    const where = `${spec.method} ${this.logPath(spec)}`;
+    // Built only for an error message: this runs for every response.
+    const where = (): string => `${spec.method} ${this.logPath(spec)}`;
     let value: unknown;
     try {
       value = JSON.parse(res.body.toString('utf8'));
     } catch {
-      throw new ResponseShapeError(`Unexpected response from ${where}: (body): not valid JSON`, '(body)', {
+      throw new ResponseShapeError(`Unexpected response from ${where()}: (body): not valid JSON`, '(body)', {
         status: res.status,
       });
     }

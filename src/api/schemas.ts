@@ -265,12 +265,13 @@ function describe(issue: z.core.$ZodIssue): string {
 }
 
 /** Parses `value` with `schema`; a mismatch becomes a ResponseShapeError naming the first bad field. */
-export function parseShape<S extends Schema>(schema: S, value: unknown, where: string, root = ''): z.output<S> {
+export function parseShape<S extends Schema>(schema: S, value: unknown, where: string | (() => string), root = ''): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = formatPath(issue.path, root) || '(body)';
-  throw new ResponseShapeError(`Unexpected response from ${where}: ${field}: ${describe(issue)}`, field);
+  const at = typeof where === 'function' ? where() : where;
+  throw new ResponseShapeError(`Unexpected response from ${at}: ${field}: ${describe(issue)}`, field);
 }
 
 function header(headers: Headers, name: string): string | undefined {
