@@ -64,15 +64,17 @@ function resourceName(collection: string) {
 const flag = () => z._default(z.boolean(), false);
 const text = () => z._default(z.string(), '');
 
-export const GameJoinRestrictionSchema = z.looseObject({
+/** The fields a restriction and a log entry of its changes share. */
+const restrictionFields = {
   active: flag(),
   startTime: optionalString,
   duration: optionalString,
   privateReason: text(),
   displayReason: text(),
   excludeAltAccounts: flag(),
-  inherited: flag(),
-});
+};
+
+export const GameJoinRestrictionSchema = z.looseObject({ ...restrictionFields, inherited: flag() });
 
 export const UserRestrictionSchema = z.looseObject({
   path: z.string(),
@@ -97,12 +99,7 @@ export const RestrictionLogSchema = z.looseObject({
     {},
   ),
   createTime: z.string(),
-  active: flag(),
-  startTime: optionalString,
-  duration: optionalString,
-  privateReason: text(),
-  displayReason: text(),
-  excludeAltAccounts: flag(),
+  ...restrictionFields,
   restrictionType: z.optional(z.looseObject({})),
 });
 
