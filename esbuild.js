@@ -11,11 +11,8 @@ const common = {
   logLevel: 'warning',
 };
 
-/** Only undici's Agent and its request API (what src/api/http.ts uses), not fetch, WebSocket, mocks and caches. */
-const undiciAgent =
-  "const Dispatcher = require('undici/lib/dispatcher/dispatcher');\n" +
-  "Object.assign(Dispatcher.prototype, require('undici/lib/api'));\n" +
-  "module.exports = { Agent: require('undici/lib/dispatcher/agent') };\n";
+/** Only undici's Agent (src/api/http.ts uses its dispatch), not its request API, fetch, WebSocket, mocks and caches. */
+const undiciAgent = "module.exports = { Agent: require('undici/lib/dispatcher/agent') };\n";
 
 /**
  * Keeps the extension bundle small and its activation fast without dropping a dependency:

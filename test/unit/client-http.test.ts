@@ -1,5 +1,6 @@
 // The transport against tiny loopback servers: retries, retry-after, abort, timeouts, typed errors, logs.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
@@ -13,11 +14,12 @@ import {
   PermissionDeniedError,
   PreconditionFailedError,
   RateLimitedError,
+  ResponseShapeError,
   ServerError,
   TimeoutError,
   type OpenApiClient,
 } from '../../src/api';
-import { API_KEY, everything, makeClient, rejection } from './support/client';
+import { API_KEY, everything, makeClient, rejection, until } from './support/client';
 import { sendJson, startFixture, type Fixture } from './support/fixture';
 
 const U = 1234;
@@ -218,6 +220,23 @@ describe('connection failures, timeouts and abort', () => {
     assert.equal(err.name, 'AbortError');
   });
 
+  it('one signal for many requests: one listener on it, and an abort cancels every request in flight', async () => {
+    const { fixture } = await setup(() => undefined);
+    const ac = new AbortController();
+    const calls = Array.from({ length: 20 }, (_, i) => rejection(() => client!.datastores.getEntry({ ...ENTRY, entryKey: `k${i}` }, { signal: ac.signal })));
+    await until(() => fixture.seen.length === 16); // the transport's connections per origin
+    assert.equal(getEventListeners(ac.signal, 'abort').length, 1);
+    ac.abort();
+    for (const err of await Promise.all(calls)) assert.equal(err.name, 'AbortError');
+  });
+
+  it('a signal that outlives its requests keeps no listener per request', async () => {
+    await setup((_r, res) => okEntry(res));
+    const ac = new AbortController();
+    for (let i = 0; i < 30; i++) await client!.datastores.getEntry(ENTRY, { signal: ac.signal });
+    assert.ok(getEventListeners(ac.signal, 'abort').length <= 1);
+  });
+
   it('an already aborted signal sends nothing', async () => {
     const { fixture } = await setup((_r, res) => okEntry(res));
     const err = await rejection(() => client!.datastores.getEntry(ENTRY, { signal: AbortSignal.abort() }));
@@ -270,6 +289,27 @@ describe('typed errors from every body family', () => {
     assert.ok(err instanceof RateLimitedError);
     assert.equal(fixture.seen.length, 4);
   });
+
+  it('entry metadata: user ids sent as strings are read as numbers', async () => {
+    await setup((_r, res) => sendJson(res, 200, 1, { ...entryHeaders, 'platform-entry-userids': '["12", 34]', 'platform-entry-attributes': '{"a":[1]}' }));
+    const entry = await client!.datastores.getEntry(ENTRY);
+    assert.deepEqual([entry.userIds, entry.attributes], [[12, 34], { a: [1] }]);
+  });
+
+  for (const [name, value] of [
+    ['platform-entry-attributes', '[1,2]'],
+    ['platform-entry-attributes', '"text"'],
+    ['platform-entry-userids', '{"a":1}'],
+    ['platform-entry-userids', '[true]'],
+    ['platform-entry-userids', '[1,'],
+  ]) {
+    it(`a ${name} header of ${value} is a ResponseShapeError naming the header`, async () => {
+      await setup((_r, res) => sendJson(res, 200, 1, { ...entryHeaders, [name]: value }));
+      const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+      assert.ok(err instanceof ResponseShapeError, String(err));
+      assert.match(err.message, new RegExp(`header ${name}`));
+    });
+  }
 
   it('412 carries the current entry metadata (with a custom header prefix)', async () => {
     await setup(

@@ -33,3 +33,12 @@ export async function rejection(fn: () => Promise<unknown>): Promise<Error> {
   }
   throw new Error('expected a rejection');
 }
+
+/** Waits until `check` holds, looking every 10 ms; fails after `ms`. */
+export async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
