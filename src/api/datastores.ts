@@ -4,7 +4,6 @@ import { NotFoundError } from './errors';
 import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
 import { paginate } from './paging';
 import {
-  AnyJson,
   entryMetadataFromHeaders,
   EntryVersionSchema,
   ListDataStoresSchema,
@@ -107,7 +106,7 @@ export class DataStoresApi {
     if (res.status === 204) {
       throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
     }
-    const value = this.http.parse(spec, res, AnyJson);
+    const value = this.http.parseJson(spec, res);
     return { value, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
   }
 

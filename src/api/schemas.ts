@@ -17,8 +17,6 @@ function preprocess<S extends z.ZodMiniType>(fn: (value: unknown) => unknown, sc
 }
 
 /** Accepts any JSON value (an entry's value). */
-export const AnyJson = z.unknown();
-
 export type Headers = Record<string, string | string[] | undefined>;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -278,7 +276,17 @@ function header(headers: Headers, name: string): string | undefined {
   return s !== undefined && /[\x80-\xff]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
 }
 
-function jsonHeader<S extends Schema>(headers: Headers, name: string, schema: S, absent: z.output<S>): z.output<S> {
+/**
+ * A header holding JSON, read with `schema`. `plain` says when the value already has the schema's output shape: it
+ * is then returned as it is, saving zod's copy on every entry read.
+ */
+function jsonHeader<S extends Schema>(
+  headers: Headers,
+  name: string,
+  schema: S,
+  absent: z.output<S>,
+  plain: (value: unknown) => boolean,
+): z.output<S> {
   const text = header(headers, name);
   if (text === undefined || text === '') return absent;
   let value: unknown;
@@ -287,28 +295,48 @@ function jsonHeader<S extends Schema>(headers: Headers, name: string, schema: S,
   } catch {
     throw new ResponseShapeError(`Unexpected response: header ${name}: not valid JSON`, `header ${name}`);
   }
-  return parseShape(schema, value, 'response', `header ${name}`);
+  return plain(value) ? (value as z.output<S>) : parseShape(schema, value, 'response', `header ${name}`);
 }
 
 const AttributesSchema = z.record(z.string(), z.unknown());
+const isNumberArray = (v: unknown): boolean => Array.isArray(v) && v.every((n) => typeof n === 'number');
 const UserIdsSchema = z.array(preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number()));
+
+/** The `<prefix>-entry-*` names per prefix, made once: they are looked up on every entry read. */
+const entryHeaderNames = new Map<string, Record<'version' | 'created' | 'versionCreated' | 'attributes' | 'userIds', string>>();
+
+function namesFor(prefix: string) {
+  let names = entryHeaderNames.get(prefix);
+  if (!names) {
+    const name = (field: string): string => `${prefix}-entry-${field}`;
+    names = {
+      version: name('version'),
+      created: name('created-time'),
+      versionCreated: name('version-created-time'),
+      attributes: name('attributes'),
+      userIds: name('userids'),
+    };
+    entryHeaderNames.set(prefix, names);
+  }
+  return names;
+}
 
 /** Reads an entry's metadata from the `<prefix>-entry-*` and `content-md5` headers. */
 export function entryMetadataFromHeaders(headers: Headers, prefix: string): EntryMetadata {
-  const name = (field: string): string => `${prefix}-entry-${field}`;
-  const version = header(headers, name('version'));
+  const names = namesFor(prefix);
+  const version = header(headers, names.version);
   if (!version) {
     throw new ResponseShapeError(
-      `Unexpected response: header ${name('version')}: expected string, received undefined`,
-      `header ${name('version')}`,
+      `Unexpected response: header ${names.version}: expected string, received undefined`,
+      `header ${names.version}`,
     );
   }
   return {
     version,
-    createdTime: header(headers, name('created-time')),
-    versionCreatedTime: header(headers, name('version-created-time')),
-    attributes: jsonHeader(headers, name('attributes'), AttributesSchema, {}),
-    userIds: jsonHeader(headers, name('userids'), UserIdsSchema, []),
+    createdTime: header(headers, names.created),
+    versionCreatedTime: header(headers, names.versionCreated),
+    attributes: jsonHeader(headers, names.attributes, AttributesSchema, {}, isRecord),
+    userIds: jsonHeader(headers, names.userIds, UserIdsSchema, [], isNumberArray),
     contentMd5: header(headers, 'content-md5'),
   };
 }
