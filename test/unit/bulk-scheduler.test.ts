@@ -94,7 +94,39 @@ describe('bulk scheduler', () => {
     for await (const v of orderedMap(source(), 4, async (i) => {
       await sleep((10 - i) * 2);
       return i * 10;
-    })) out.push(v);
+    })) out.push(...v);
     assert.deepEqual(out, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+  });
+
+  it('orderedMap yields the results before a failed call, then fails with its error', async () => {
+    async function* source() {
+      yield [0, 1, 2, 3, 4];
+    }
+    const out: number[] = [];
+    const err = await (async () => {
+      try {
+        for await (const run of orderedMap(source(), 5, async (i) => {
+          if (i === 3) throw new Error('call 3 failed');
+          await sleep(i === 0 ? 20 : 1); // the later ones are in before the head: one run
+          return i;
+        })) out.push(...run);
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    assert.deepEqual(out, [0, 1, 2]);
+    assert.equal(err?.message, 'call 3 failed');
+  });
+
+  it('orderedMap gives a run of every result already in after the head', async () => {
+    async function* source() {
+      yield Array.from({ length: 8 }, (_, i) => i);
+    }
+    const runs: number[][] = [];
+    for await (const run of orderedMap(source(), 8, async (i) => {
+      await sleep(i === 0 ? 30 : 1);
+      return i;
+    })) runs.push(run);
+    assert.deepEqual(runs, [[0, 1, 2, 3, 4, 5, 6, 7]]);
   });
 });

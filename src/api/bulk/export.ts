@@ -129,13 +129,16 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
   let ms = 0;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const line of orderedMap(pagesToRead(list, done), window, read)) {
-      if (line === undefined) counts.skipped++;
-      else {
-        await out.write(line);
-        counts.exported++;
+    for await (const lines of orderedMap(pagesToRead(list, done), window, read)) {
+      for (const line of lines) {
+        if (line === undefined) counts.skipped++;
+        else {
+          out.write(line);
+          counts.exported++;
+        }
       }
       progress.tick();
+      if (out.full) await out.flush();
     }
   } finally {
     await out.close();

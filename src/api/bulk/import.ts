@@ -114,14 +114,17 @@ async function importWith(client: OpenApiClient, args: ImportArgs, opts: BulkOpt
   let ms = 0;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const outcome of orderedMap(nonBlank(readLines(args.file, signal)), window, importLine)) {
-      if (typeof outcome === 'string') counts[outcome]++;
-      else {
-        counts.failed++;
-        failures ??= await LineWriter.open(failuresFile, 'w');
-        await failures.write(failureLine(outcome.line, outcome.error));
+    for await (const outcomes of orderedMap(nonBlank(readLines(args.file, signal)), window, importLine)) {
+      for (const outcome of outcomes) {
+        if (typeof outcome === 'string') counts[outcome]++;
+        else {
+          counts.failed++;
+          failures ??= await LineWriter.open(failuresFile, 'w');
+          failures.write(failureLine(outcome.line, outcome.error));
+        }
       }
       progress.tick();
+      if (failures?.full) await failures.flush();
     }
   } finally {
     await failures?.close();

@@ -18,7 +18,7 @@ export interface EntryLine {
  * (which one NDJSON line cannot hold) become spaces and whitespace around it is dropped; nothing else changes.
  */
 export function formatEntryLine(e: EntryLine): string {
-  const value = e.value.replace(/[\r\n]/g, ' ').trim();
+  const value = /^\s|[\r\n]|\s$/.test(e.value) ? e.value.replace(/[\r\n]/g, ' ').trim() : e.value;
   return (
     `{"scope":${JSON.stringify(e.scope)},"key":${JSON.stringify(e.key)},"value":${value},` +
     `"attributes":${JSON.stringify(e.attributes)},"userIds":${JSON.stringify(e.userIds)}` +
@@ -142,7 +142,7 @@ function decodeLine(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
 }
 
-/** Writes lines to a file in batches; `close` writes what is buffered and closes the file. */
+/** Writes lines to a file in batches: `write` buffers; the caller flushes when `full`; `close` writes the rest. */
 export class LineWriter {
   private buffered: string[] = [];
   private size = 0;
@@ -154,10 +154,13 @@ export class LineWriter {
     return new LineWriter(await open(file, flags));
   }
 
-  async write(line: string): Promise<void> {
+  write(line: string): void {
     this.buffered.push(line);
     this.size += line.length;
-    if (this.size >= 256 * 1024) await this.flush();
+  }
+
+  get full(): boolean {
+    return this.size >= 256 * 1024;
   }
 
   async close(): Promise<void> {
@@ -168,7 +171,7 @@ export class LineWriter {
     }
   }
 
-  private async flush(): Promise<void> {
+  async flush(): Promise<void> {
     if (!this.buffered.length) return;
     const text = this.buffered.join('');
     this.buffered = [];

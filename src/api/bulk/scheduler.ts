@@ -146,37 +146,72 @@ export class Scheduler {
   }
 }
 
+interface Slot<R> {
+  settled: boolean;
+  failed: boolean;
+  value?: R;
+  error?: unknown;
+  wait: Promise<void>;
+}
+
 /**
  * Maps the items of `batches` (e.g. pages of keys) through `fn` with up to `window` calls pending, yielding results
- * in source order. Stops pulling from the source when the consumer stops; a call that fails fails the iteration
- * when its turn comes.
+ * in source order, in runs: each yield holds the head result and every result right after it that is already in,
+ * so the consumer takes one turn per run instead of one per item. Stops pulling from the source when the consumer
+ * stops; a call that fails fails the iteration when its turn comes.
  */
 export async function* orderedMap<T, R>(
   batches: AsyncIterable<readonly T[]>,
   window: number,
   fn: (item: T) => Promise<R>,
-): AsyncGenerator<R> {
+): AsyncGenerator<R[]> {
   const it = batches[Symbol.asyncIterator]();
-  const pending: Promise<R>[] = [];
+  const pending: Slot<R>[] = [];
+  let head = 0; // index in `pending` of the oldest result not yet yielded
   let batch: readonly T[] = [];
   let i = 0;
   let exhausted = false;
+  const start = (item: T): void => {
+    const slot = { settled: false, failed: false } as Slot<R>;
+    slot.wait = fn(item).then(
+      (value) => {
+        slot.settled = true;
+        slot.value = value;
+      },
+      (error: unknown) => {
+        slot.settled = slot.failed = true;
+        slot.error = error;
+      },
+    );
+    pending.push(slot);
+  };
   try {
     for (;;) {
-      while (pending.length < window && !(exhausted && i === batch.length)) {
+      while (pending.length - head < window && !(exhausted && i === batch.length)) {
         if (i < batch.length) {
-          const p = fn(batch[i++]);
-          p.catch(() => undefined); // handled when its turn comes; never an unhandled rejection meanwhile
-          pending.push(p);
+          start(batch[i++]);
           continue;
         }
         const next = await it.next();
         if (next.done) exhausted = true;
         else [batch, i] = [next.value, 0];
       }
-      const head = pending.shift();
-      if (!head) return;
-      yield await head;
+      if (head === pending.length) return;
+      await pending[head].wait;
+      const run: R[] = [];
+      for (; head < pending.length && pending[head].settled; head++) {
+        const slot = pending[head];
+        if (slot.failed) {
+          if (run.length) break; // the results before it first
+          throw slot.error;
+        }
+        run.push(slot.value as R);
+      }
+      if (head >= 1024) {
+        pending.splice(0, head); // drop what was yielded, now and then rather than per item
+        head = 0;
+      }
+      yield run;
     }
   } finally {
     if (!exhausted) await it.return?.();
