@@ -19,6 +19,7 @@ A local emulator of the Open API (user restrictions, standard data stores, asset
   --seed demo                   load the demo universe 123456
   --rate-limits                 enforce the documented limits, answering 429 with retry-after
   --rate-limit-scale <x>        multiply those limits by x (default 1)
+  --rate-limit-window-scale <x> multiply their windows' lengths by x (default 1; 1/60 makes the minute a second)
   --operation-delay <ms>        how long an asset operation stays pending (default 0)
   --control                     enable the /_emulator/* test endpoints (faults, request log, reset)
   --help                        show this help
@@ -91,6 +92,7 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
       }
       case '--rate-limits': opts.rateLimits = noValue(); break;
       case '--rate-limit-scale': opts.rateLimitScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n)); break;
+      case '--rate-limit-window-scale': opts.rateLimitWindowScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n)); break;
       case '--operation-delay': opts.operationDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n)); break;
       case '--control': opts.control = noValue(); break;
       default:

@@ -1,6 +1,7 @@
 // Documented limits (reference 2.6, 3.10, 4.10), enforced only with `rateLimits`. Each rule is a fixed window that
 // opens at the first request. `rateLimitScale` multiplies every limit, the per-user restriction limit included
-// (at least 1 request per window remains).
+// (at least 1 request per window remains); `rateLimitWindowScale` multiplies every window's length, so a test can
+// go through many small windows in a few seconds.
 import { ApiError } from './errors';
 
 export interface RateRule {
@@ -45,7 +46,10 @@ interface RateSubject {
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
 
-  constructor(private readonly scale: number) {}
+  constructor(
+    private readonly scale: number,
+    private readonly windowScale = 1,
+  ) {}
 
   /**
    * Counts one request against every rule and returns the x-ratelimit-* headers of the tightest one. Over a limit:
@@ -57,12 +61,13 @@ export class RateLimiter {
     for (const r of rules) {
       const id = r.by === 'universe' ? subject.universe : r.by === 'key' ? subject.key : `${subject.universe}/${subject.user}`;
       const name = `${r.name}|${id}`;
+      const windowMs = r.windowMs * this.windowScale;
       let w = this.windows.get(name);
-      if (!w || now - w.start >= r.windowMs) this.windows.set(name, (w = { start: now, count: 0 }));
+      if (!w || now - w.start >= windowMs) this.windows.set(name, (w = { start: now, count: 0 }));
       const limit = Math.max(1, Math.floor(r.limit * this.scale));
       const left = limit - w.count;
-      const resetMs = w.start + r.windowMs - now;
-      if (!tightest || left < tightest.left) tightest = { limit, left, resetMs, windowMs: r.windowMs };
+      const resetMs = w.start + windowMs - now;
+      if (!tightest || left < tightest.left) tightest = { limit, left, resetMs, windowMs };
       windows.push(w);
     }
     if (!tightest) return {};

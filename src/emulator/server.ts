@@ -31,6 +31,7 @@ export interface EmulatorOptions {
   seed?: 'demo';
   rateLimits?: boolean; // enforce documented limits
   rateLimitScale?: number; // multiplies the documented limits (default 1)
+  rateLimitWindowScale?: number; // multiplies the documented window lengths (default 1)
   operationDelayMs?: number; // asset operations stay pending this long (default 0)
   control?: boolean; // enable /_emulator/* test control endpoints
   log?: (line: string) => void;
@@ -86,6 +87,9 @@ function checkOptions(o: EmulatorOptions): void {
   }
   if (o.seed !== undefined && o.seed !== 'demo') fail(`seed "${o.seed}" (only "demo")`);
   if (o.rateLimitScale !== undefined && !(o.rateLimitScale > 0 && Number.isFinite(o.rateLimitScale))) fail(`rateLimitScale ${o.rateLimitScale}`);
+  if (o.rateLimitWindowScale !== undefined && !(o.rateLimitWindowScale > 0 && Number.isFinite(o.rateLimitWindowScale))) {
+    fail(`rateLimitWindowScale ${o.rateLimitWindowScale}`);
+  }
   if (o.operationDelayMs !== undefined && !(o.operationDelayMs >= 0 && Number.isFinite(o.operationDelayMs))) fail(`operationDelayMs ${o.operationDelayMs}`);
   for (const k of o.apiKeys ?? []) if (typeof k.key !== 'string' || k.key === '') fail('an API key is empty');
 }
@@ -109,7 +113,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (opts.seed === 'demo') seedDemo(app);
   const keyList = opts.apiKeys?.length ? opts.apiKeys : [{ key: SANDBOX_KEY }];
   const keys = new Map(keyList.map((k) => [k.key, k]));
-  const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimitScale ?? 1) : undefined;
+  const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1) : undefined;
   const control = opts.control
     ? new Control(() => {
         store.reset();

@@ -132,27 +132,33 @@ describe('export', () => {
 
 describe('export under a tiny rate limit', () => {
   it('finishes with zero failures, pacing itself from the x-ratelimit-* figures instead of meeting 429s', async () => {
-    // Seed without limits, then serve the same data with 6 reads a minute: 8 entries and 1 page need two windows.
+    // Seed without limits, then serve the same data with 6 reads per 1-second window: 20 entries and 1 page need four.
     const data = fs.mkdtempSync(path.join(dir, 'data-'));
     const seeder = await TestEmulator.start({ dataDir: data, apiKeys: [{ key: API_KEY }] });
     const seedClient = makeClient(seeder.url).client;
     try {
-      for (let i = 0; i < 8; i++) await seedClient.datastores.setEntry({ universeId: U, datastoreName: 'Slow', entryKey: `s${i}`, value: i });
+      for (let i = 0; i < 20; i++) await seedClient.datastores.setEntry({ universeId: U, datastoreName: 'Slow', entryKey: `s${i}`, value: i });
     } finally {
       await seedClient.close();
       await seeder.close();
     }
 
-    const limited = await TestEmulator.start({ dataDir: data, apiKeys: [{ key: API_KEY }], rateLimits: true, rateLimitScale: 0.02 });
+    const limited = await TestEmulator.start({
+      dataDir: data,
+      apiKeys: [{ key: API_KEY }],
+      rateLimits: true,
+      rateLimitScale: 0.02,
+      rateLimitWindowScale: 1 / 60,
+    });
     const limitedClient = makeClient(limited.url).client;
     try {
       const out = file('slow.ndjson');
       const result = await exportDataStore(limitedClient, { universeId: U, datastoreName: 'Slow', file: out });
-      assert.equal(result.exported, 8);
-      assert.equal(lines(out).length, 8);
+      assert.equal(result.exported, 20);
+      assert.equal(lines(out).length, 20);
       const seen = await limited.requests();
       assert.equal(seen.filter((r) => r.status === 429).length, 0, 'it waited for the window instead');
-      assert.equal(seen.filter((r) => r.status === 200).length, 9);
+      assert.equal(seen.filter((r) => r.status === 200).length, 21);
     } finally {
       await limitedClient.close();
       await limited.close();

@@ -46,6 +46,8 @@ describe('emulator CLI', () => {
         [['--port', '70000'], /--port: invalid value/],
         [['--seed', 'other'], /unknown seed/],
         [['--rate-limit-scale', '0'], /--rate-limit-scale: invalid value/],
+        [['--rate-limit-window-scale', '-2'], /--rate-limit-window-scale: invalid value/],
+        [['--rate-limit-window-scale', 'Infinity'], /--rate-limit-window-scale: invalid value/],
         [['--operation-delay', '-1'], /--operation-delay: invalid value/],
         [['--control=yes'], /takes no value/],
         [['--config', '/nonexistent.json'], /--config: cannot read/],
@@ -68,6 +70,7 @@ describe('emulator CLI', () => {
     const r = await run(['--help']);
     assert.equal(r.code, 0);
     assert.match(r.stdout, /--rate-limit-scale/);
+    assert.match(r.stdout, /--rate-limit-window-scale/);
   });
 
   it('takes API keys from --api-key and --config, and the other options', async () => {
@@ -76,7 +79,8 @@ describe('emulator CLI', () => {
     fs.writeFileSync(config, JSON.stringify({ apiKeys: [{ key: 'limited', scopes: ['asset:read'], universes: [5] }] }));
     const child = await spawnCli([
       '--port=0', '--host', '127.0.0.1', '--api-key', 'one', '--config', config, '--entry-header-prefix', 'acme',
-      '--seed', 'demo', '--rate-limits', '--rate-limit-scale', '2', '--operation-delay', '10', '--control',
+      '--seed', 'demo', '--rate-limits', '--rate-limit-scale', '2', '--rate-limit-window-scale', '0.5', '--operation-delay', '10',
+      '--control',
     ]);
     try {
       assert.doesNotMatch(child.stderr(), /sandbox/);
@@ -84,7 +88,7 @@ describe('emulator CLI', () => {
       const r = await call(child.url, 'GET', `${DS()}/datastore/entries/entry`, { key: 'one', query: { datastoreName: 'Settings', entryKey: 'GameConfig' } });
       assert.equal(r.status, 200);
       assert.ok(r.headers.get('acme-entry-version'));
-      assert.equal(r.headers.get('x-ratelimit-limit'), '600, 600;w=60');
+      assert.equal(r.headers.get('x-ratelimit-limit'), '600, 600;w=30');
       assert.equal((await call(child.url, 'GET', DS(5), { key: 'limited' })).status, 403);
       assert.equal((await call(child.url, 'GET', '/_emulator/requests', { key: null })).status, 200);
     } finally {

@@ -29,6 +29,29 @@ describe('rate limits', () => {
     }
   });
 
+  it('rateLimitWindowScale shortens every window: the limit opens again once the short window is over', async () => {
+    const emu = await start({ rateLimits: true, rateLimitScale: 0.01, rateLimitWindowScale: 0.05 }); // 3 reads per 3 s
+    try {
+      assert.equal((await call(emu.url, 'POST', ENTRY, { query: entry('S', 'k'), body: '1' })).status, 200);
+      for (let i = 0; i < 3; i++) {
+        const r = await call(emu.url, 'GET', ENTRY, { query: entry('S', 'k') });
+        assert.equal(r.status, 200);
+        assert.equal(r.headers.get('x-ratelimit-limit'), '3, 3;w=3');
+        assert.ok(Number(r.headers.get('x-ratelimit-reset')) <= 3);
+      }
+      const limited = await call(emu.url, 'GET', ENTRY, { query: entry('S', 'k') });
+      dsError(limited, 429, 'TooManyRequests');
+      const retry = Number(limited.headers.get('retry-after'));
+      assert.ok(retry >= 1 && retry <= 3, String(retry));
+      await new Promise((r) => setTimeout(r, retry * 1000));
+      const again = await call(emu.url, 'GET', ENTRY, { query: entry('S', 'k') });
+      assert.equal(again.status, 200);
+      assert.equal(again.headers.get('x-ratelimit-remaining'), '2');
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('user restrictions: at most 2 updates per user per minute', async () => {
     const emu = await start({ rateLimits: true });
     try {
