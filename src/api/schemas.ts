@@ -1,7 +1,8 @@
 // zod schemas for every response the client reads. Liberal with unknown extra fields (loose objects), strict with
 // the fields the client uses, and tolerant of both spellings the live service has used (reference §4.1, §5).
 // zod/mini: the same checks as zod's chained API in functions that bundle only what is used (tens of KB instead
-// of ~450 KB in the extension); the English messages name what was expected.
+// of ~450 KB in the extension); the English messages name what was expected. Each schema is built on its first
+// use (z.lazy): built all at once when the extension loaded, they took a quarter of its activation.
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
 import { ResponseShapeError } from './errors';
@@ -24,18 +25,21 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Ids sent as numbers or strings, always read as strings. */
-const idString = preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
+const idString = () =>
+  preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
 
 /** A page token: "", null and absent all mean the last page. */
-const pageToken = z.pipe(
-  z.nullish(z.string()),
-  z.transform((v) => v || undefined),
-);
+const pageToken = () =>
+  z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v || undefined),
+  );
 
-const optionalString = z.pipe(
-  z.nullish(z.string()),
-  z.transform((v) => v ?? undefined),
-);
+const optionalString = () =>
+  z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v ?? undefined),
+  );
 
 /** `MODERATION_STATE_APPROVED` → `Approved`, `ASSET_TYPE_MESH_PART` → `MeshPart`; short forms pass through. */
 export function shortEnumName(value: string): string {
@@ -47,7 +51,7 @@ export function shortEnumName(value: string): string {
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
 }
-const enumName = preprocess((v) => (typeof v === 'string' ? shortEnumName(v) : v), z.string());
+const enumName = () => preprocess((v) => (typeof v === 'string' ? shortEnumName(v) : v), z.string());
 
 /** A resource name read in its prefixed form (`users/156`) whether the service sent `156` or `users/156`. */
 function resourceName(collection: string) {
@@ -63,144 +67,174 @@ const flag = () => z._default(z.boolean(), false);
 const text = () => z._default(z.string(), '');
 
 /** The fields a restriction and a log entry of its changes share. */
-const restrictionFields = {
+const restrictionFields = () => ({
   active: flag(),
-  startTime: optionalString,
-  duration: optionalString,
+  startTime: optionalString(),
+  duration: optionalString(),
   privateReason: text(),
   displayReason: text(),
   excludeAltAccounts: flag(),
-};
-
-export const GameJoinRestrictionSchema = z.looseObject({ ...restrictionFields, inherited: flag() });
-
-export const UserRestrictionSchema = z.looseObject({
-  path: z.string(),
-  updateTime: optionalString,
-  user: resourceName('users'),
-  gameJoinRestriction: GameJoinRestrictionSchema,
 });
 
-export const ListUserRestrictionsSchema = z.looseObject({
-  userRestrictions: z._default(z.array(UserRestrictionSchema), []),
-  nextPageToken: pageToken,
-});
+export const GameJoinRestrictionSchema = z.lazy(() => z.looseObject({ ...restrictionFields(), inherited: flag() }));
 
-export const RestrictionLogSchema = z.looseObject({
-  /** `users/<id>` */
-  user: resourceName('users'),
-  /** `places/<id>`, or "" for a universe-level change. */
-  place: z._default(resourceName('places'), ''),
-  /** `platformUser` is `users/<id>`; a change made by a game server script has `gameServerScript` instead. */
-  moderator: z._default(
-    z.looseObject({ platformUser: z.optional(resourceName('users')), gameServerScript: z.optional(z.looseObject({})) }),
-    {},
-  ),
-  createTime: z.string(),
-  ...restrictionFields,
-  restrictionType: z.optional(z.looseObject({})),
-});
+export const UserRestrictionSchema = z.lazy(() =>
+  z.looseObject({
+    path: z.string(),
+    updateTime: optionalString(),
+    user: resourceName('users'),
+    gameJoinRestriction: GameJoinRestrictionSchema,
+  }),
+);
 
-export const ListRestrictionLogsSchema = z.looseObject({
-  logs: z._default(z.array(RestrictionLogSchema), []),
-  nextPageToken: pageToken,
-});
+export const ListUserRestrictionsSchema = z.lazy(() =>
+  z.looseObject({
+    userRestrictions: z._default(z.array(UserRestrictionSchema), []),
+    nextPageToken: pageToken(),
+  }),
+);
+
+export const RestrictionLogSchema = z.lazy(() =>
+  z.looseObject({
+    /** `users/<id>` */
+    user: resourceName('users'),
+    /** `places/<id>`, or "" for a universe-level change. */
+    place: z._default(resourceName('places'), ''),
+    /** `platformUser` is `users/<id>`; a change made by a game server script has `gameServerScript` instead. */
+    moderator: z._default(
+      z.looseObject({ platformUser: z.optional(resourceName('users')), gameServerScript: z.optional(z.looseObject({})) }),
+      {},
+    ),
+    createTime: z.string(),
+    ...restrictionFields(),
+    restrictionType: z.optional(z.looseObject({})),
+  }),
+);
+
+export const ListRestrictionLogsSchema = z.lazy(() =>
+  z.looseObject({
+    logs: z._default(z.array(RestrictionLogSchema), []),
+    nextPageToken: pageToken(),
+  }),
+);
 
 // ---- Standard data stores (v1) ----
 
-export const DataStoreSchema = z.looseObject({ name: z.string(), createdTime: optionalString });
+export const DataStoreSchema = z.lazy(() => z.looseObject({ name: z.string(), createdTime: optionalString() }));
 
 /** `datastores` per every client and the spec's example; the spec's field summary says `data`. */
-export const ListDataStoresSchema = preprocess(
-  (v) => (isRecord(v) && v.datastores === undefined && v.data !== undefined ? { ...v, datastores: v.data } : v),
-  z.looseObject({ datastores: z.array(DataStoreSchema), nextPageCursor: pageToken }),
+export const ListDataStoresSchema = z.lazy(() =>
+  preprocess(
+    (v) => (isRecord(v) && v.datastores === undefined && v.data !== undefined ? { ...v, datastores: v.data } : v),
+    z.looseObject({ datastores: z.array(DataStoreSchema), nextPageCursor: pageToken() }),
+  ),
 );
 
 /** Keys are `{scope?, key}` objects; the spec's field summary says bare strings. */
-const EntryKeySchema = preprocess(
-  (v) => (typeof v === 'string' ? { key: v } : v),
-  z.looseObject({ scope: z.optional(z.string()), key: z.string() }),
+const EntryKeySchema = z.lazy(() =>
+  preprocess(
+    (v) => (typeof v === 'string' ? { key: v } : v),
+    z.looseObject({ scope: z.optional(z.string()), key: z.string() }),
+  ),
 );
 
-export const ListEntriesSchema = z.looseObject({ keys: z.array(EntryKeySchema), nextPageCursor: pageToken });
+export const ListEntriesSchema = z.lazy(() =>
+  z.looseObject({ keys: z.array(EntryKeySchema), nextPageCursor: pageToken() }),
+);
 
-export const EntryVersionSchema = z.looseObject({
-  version: z.string(),
-  deleted: flag(),
-  contentLength: z.number(),
-  createdTime: z.string(),
-  objectCreatedTime: optionalString,
-});
+export const EntryVersionSchema = z.lazy(() =>
+  z.looseObject({
+    version: z.string(),
+    deleted: flag(),
+    contentLength: z.number(),
+    createdTime: z.string(),
+    objectCreatedTime: optionalString(),
+  }),
+);
 
-export const ListEntryVersionsSchema = z.looseObject({
-  versions: z.array(EntryVersionSchema),
-  nextPageCursor: pageToken,
-});
+export const ListEntryVersionsSchema = z.lazy(() =>
+  z.looseObject({
+    versions: z.array(EntryVersionSchema),
+    nextPageCursor: pageToken(),
+  }),
+);
 
 // ---- Assets (v1) ----
 
-const CreationContextSchema = z.looseObject({
-  creator: z.looseObject({ userId: z.optional(idString), groupId: z.optional(idString) }),
-  expectedPrice: z.optional(z.number()),
-});
-
-const ModerationResultSchema = z.looseObject({ moderationState: z.optional(enumName) });
-
-export const AssetSchema = z.looseObject({
-  assetId: idString,
-  assetType: z.optional(enumName),
-  displayName: text(),
-  description: text(),
-  path: optionalString,
-  revisionId: z.optional(idString),
-  revisionCreateTime: optionalString,
-  creationContext: z.optional(CreationContextSchema),
-  moderationResult: z.optional(ModerationResultSchema),
-  state: z.optional(enumName),
-  icon: optionalString,
-  previews: z.optional(z.array(z.looseObject({ asset: z.string(), altText: z.optional(z.string()) }))),
-});
-
-export const AssetVersionSchema = z.pipe(
+const CreationContextSchema = z.lazy(() =>
   z.looseObject({
-    path: z.string(),
+    creator: z.looseObject({ userId: z.optional(idString()), groupId: z.optional(idString()) }),
+    expectedPrice: z.optional(z.number()),
+  }),
+);
+
+const ModerationResultSchema = z.lazy(() => z.looseObject({ moderationState: z.optional(enumName()) }));
+
+export const AssetSchema = z.lazy(() =>
+  z.looseObject({
+    assetId: idString(),
+    assetType: z.optional(enumName()),
+    displayName: text(),
+    description: text(),
+    path: optionalString(),
+    revisionId: z.optional(idString()),
+    revisionCreateTime: optionalString(),
     creationContext: z.optional(CreationContextSchema),
     moderationResult: z.optional(ModerationResultSchema),
-    published: z.optional(z.boolean()),
+    state: z.optional(enumName()),
+    icon: optionalString(),
+    previews: z.optional(z.array(z.looseObject({ asset: z.string(), altText: z.optional(z.string()) }))),
   }),
-  z.transform((v) => ({ ...v, versionNumber: v.path.split('/').pop() ?? '' })),
+);
+
+export const AssetVersionSchema = z.lazy(() =>
+  z.pipe(
+    z.looseObject({
+      path: z.string(),
+      creationContext: z.optional(CreationContextSchema),
+      moderationResult: z.optional(ModerationResultSchema),
+      published: z.optional(z.boolean()),
+    }),
+    z.transform((v) => ({ ...v, versionNumber: v.path.split('/').pop() ?? '' })),
+  ),
 );
 
 /** `{assetVersions, nextPageToken}` as clients read it (token also as `nextPageCursor`), or the bare array the spec shows. */
-export const ListAssetVersionsSchema = preprocess(
-  (v) =>
-    Array.isArray(v)
-      ? { assetVersions: v }
-      : isRecord(v) && v.nextPageToken === undefined && v.nextPageCursor !== undefined
-        ? { ...v, nextPageToken: v.nextPageCursor }
-        : v,
-  z.looseObject({ assetVersions: z._default(z.array(AssetVersionSchema), []), nextPageToken: pageToken }),
+export const ListAssetVersionsSchema = z.lazy(() =>
+  preprocess(
+    (v) =>
+      Array.isArray(v)
+        ? { assetVersions: v }
+        : isRecord(v) && v.nextPageToken === undefined && v.nextPageCursor !== undefined
+          ? { ...v, nextPageToken: v.nextPageCursor }
+          : v,
+    z.looseObject({ assetVersions: z._default(z.array(AssetVersionSchema), []), nextPageToken: pageToken() }),
+  ),
 );
 
-const StatusSchema = z.looseObject({
-  code: z.union([z.number(), z.string()]),
-  message: text(),
-  details: z.optional(z.array(z.unknown())),
-});
-
-export const OperationSchema = z.pipe(
+const StatusSchema = z.lazy(() =>
   z.looseObject({
-    path: z.string(),
-    operationId: z.optional(idString),
-    /** Missing means still running. */
-    done: z.pipe(
-      z.nullish(z.boolean()),
-      z.transform((v) => v === true),
-    ),
-    response: z.optional(AssetSchema),
-    error: z.optional(StatusSchema),
+    code: z.union([z.number(), z.string()]),
+    message: text(),
+    details: z.optional(z.array(z.unknown())),
   }),
-  z.transform((op) => ({ ...op, operationId: op.operationId ?? op.path.split('/').pop() ?? '' })),
+);
+
+export const OperationSchema = z.lazy(() =>
+  z.pipe(
+    z.looseObject({
+      path: z.string(),
+      operationId: z.optional(idString()),
+      /** Missing means still running. */
+      done: z.pipe(
+        z.nullish(z.boolean()),
+        z.transform((v) => v === true),
+      ),
+      response: z.optional(AssetSchema),
+      error: z.optional(StatusSchema),
+    }),
+    z.transform((op) => ({ ...op, operationId: op.operationId ?? op.path.split('/').pop() ?? '' })),
+  ),
 );
 
 /** An Asset read for a known id: an answer limited by readMask, or an update's bare fields, may leave assetId out. */
@@ -298,9 +332,11 @@ function jsonHeader<S extends Schema>(
   return plain(value) ? (value as z.output<S>) : parseShape(schema, value, 'response', `header ${name}`);
 }
 
-const AttributesSchema = z.record(z.string(), z.unknown());
+const AttributesSchema = z.lazy(() => z.record(z.string(), z.unknown()));
 const isNumberArray = (v: unknown): boolean => Array.isArray(v) && v.every((n) => typeof n === 'number');
-const UserIdsSchema = z.array(preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number()));
+const UserIdsSchema = z.lazy(() =>
+  z.array(preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number())),
+);
 
 /** The `<prefix>-entry-*` names per prefix, made once: they are looked up on every entry read. */
 const entryHeaderNames = new Map<string, Record<'version' | 'created' | 'versionCreated' | 'attributes' | 'userIds', string>>();
