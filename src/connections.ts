@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { OpenApiClient } from './api';
 import { Log } from './log';
 import { settings } from './settings';

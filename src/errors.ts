@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { UserCancelled } from './ui';
 
 /** True for a cancel by the user or by a CancellationToken: never shown as an error. */

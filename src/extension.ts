@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AssetList } from './assetList';
 import { registerCommands } from './commands';
 import type { CommandContext } from './commands/context';

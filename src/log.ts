@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** One log channel for the extension. It keeps recent lines in memory so tests can read what was logged. */
 export class Log implements vscode.Disposable {

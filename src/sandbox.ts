@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Connection, Connections } from './connections';
 import type { EmulatorOptions, RunningEmulator } from './emulator/server';
 import type { Log } from './log';

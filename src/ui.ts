@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** Every prompt, pick and message goes through this object, so tests can answer them. */
 export interface Ui {

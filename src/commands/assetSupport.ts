@@ -2,7 +2,7 @@
 // Assets groups of a connection in the tree (to redraw them, or to reveal an asset).
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import {
   mediaTypeFor,
   OperationFailedError,

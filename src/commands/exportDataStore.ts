@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { exportDataStore as exportToFile, type ExportCounts, type ExportResult } from '../api';
 import { isCancel } from '../errors';
 import { allScopes, type DataStoreNode } from '../tree/dataStoreNode';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { entryUri } from '../fs/entryFileSystem';
 import { required } from '../ui';
 import type { CommandDef } from './context';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { importDataStore as importFromFile, type ImportCounts, type ImportMode, type ImportResult } from '../api';
 import { isCancel } from '../errors';
 import { required } from '../ui';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { isCancel, reason } from '../errors';
 import { addConnection } from './addConnection';
 import { addUniverse } from './addUniverse';

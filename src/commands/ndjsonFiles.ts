@@ -1,5 +1,5 @@
 // What the export and import commands share: the file filter, local paths, and how counts read.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 export const ndjsonFilters = { 'NDJSON (one entry per line)': ['ndjson', 'jsonl'], 'All files': ['*'] };
 

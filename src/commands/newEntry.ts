@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { PreconditionFailedError } from '../api';
 import { entryUri } from '../fs/entryFileSystem';
 import { formatJson } from '../json';

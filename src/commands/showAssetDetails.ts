@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { CommandDef } from './context';
 import { asAsset } from './nodes';
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { MEDIA_TYPES, mediaTypeFor, type Asset, type CreateAssetRequest } from '../api';
 import { defaultName, supportedTypes } from '../assetFormat';
 import { isCancel, reason } from '../errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { PreconditionFailedError, type Entry } from '../api';
 import type { CommandContext } from '../commands/context';
 import { reason } from '../errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Asset, AssetVersion } from '../api';
 import type { KnownAsset } from '../assetList';
 import { reason } from '../errors';

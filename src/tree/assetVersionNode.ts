@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AssetVersion } from '../api';
 import { formatCreator } from '../assetFormat';
 import type { AssetNode } from './assetNode';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AssetNode } from './assetNode';
 import { MessageNode } from './messageNode';
 import type { TreeContext, TreeNode } from './node';

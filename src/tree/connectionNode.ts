@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Connection } from '../connections';
 import { MessageNode } from './messageNode';
 import type { TreeContext, TreeNode } from './node';

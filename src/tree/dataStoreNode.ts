@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { DataStore } from '../api';
 import { settings } from '../settings';
 import type { DataStoresGroupNode } from './dataStoresGroupNode';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EntryVersion } from '../api';
 import { entryUri } from '../fs/entryFileSystem';
 import { entryRequest, type EntryAddress } from '../fs/entryPath';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { TreeNode } from './node';
 import type { Pager } from './pager';
 

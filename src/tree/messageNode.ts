@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { TreeNode } from './node';
 
 /** A plain line of text in the tree, optionally running a command when clicked. */

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AssetList } from '../assetList';
 import type { Connections } from '../connections';
 

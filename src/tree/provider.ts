@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AssetList } from '../assetList';
 import type { Connection, Connections } from '../connections';
 import { isCancel, reason } from '../errors';

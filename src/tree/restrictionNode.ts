@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { UserRestriction } from '../api';
 import { describeDuration, formatTimeLeft } from '../duration';
 import { settings } from '../settings';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { UserRestriction } from '../api';
 import type { TreeContext, TreeNode } from './node';
 import type { Pager } from './pager';

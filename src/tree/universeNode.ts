@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { UniverseRef } from '../connections';
 import { settings } from '../settings';
 import { AssetsGroupNode } from './assetsGroupNode';

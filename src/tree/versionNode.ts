@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EntryVersion } from '../api';
 import { versionUri } from '../fs/entryFileSystem';
 import { formatBytes } from '../format';

@@ -1,7 +1,7 @@
 // The restriction log panel, host side: one panel per universe. It keeps the filter and every loaded entry here,
 // so a panel that was hidden (its page discarded) shows the same rows again after the page's `ready`.
 import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { RestrictionLog } from '../api';
 import type { CommandContext } from '../commands/context';
 import { toCsv, type CsvValue } from '../csv';
