@@ -11,8 +11,13 @@ const common = {
   logLevel: 'warning',
 };
 
-/** Only undici's Agent (src/api/http.ts uses its dispatch), not its request API, fetch, WebSocket, mocks and caches. */
-const undiciAgent = "module.exports = { Agent: require('undici/lib/dispatcher/agent') };\n";
+/**
+ * Only what src/api/http.ts uses of undici, its Agent (dispatch) and header parser, not its request API, fetch,
+ * WebSocket, mocks and caches.
+ */
+const undiciAgent =
+  "const { parseHeaders } = require('undici/lib/core/util');\n" +
+  "module.exports = { Agent: require('undici/lib/dispatcher/agent'), util: { parseHeaders } };\n";
 
 /**
  * Keeps the extension bundle small and its activation fast without dropping a dependency:

@@ -166,7 +166,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onHeaders(status: number, raw: Buffer[]): boolean {
-    if (status >= 200) [this.status, this.headers] = [status, parseRawHeaders(raw)];
+    // undici's own parser: lower-case names (known ones without a string made per response), latin1 values.
+    if (status >= 200) [this.status, this.headers] = [status, undici().util.parseHeaders(raw)];
     return true;
   }
 
@@ -204,17 +205,14 @@ function unlisten(signal: AbortSignal, exchange: Exchange): void {
   listening.get(signal)?.delete(exchange);
 }
 
-/** undici's raw header list as an object: lower-case names, a repeated header as an array (values latin1, as undici reads them). */
-function parseRawHeaders(raw: Buffer[]): Headers {
-  const out: Record<string, string | string[]> = Object.create(null);
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toString('latin1').toLowerCase();
-    const value = raw[i + 1].toString('latin1');
-    const prev = out[name];
-    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  }
-  return out;
+/**
+ * undici, required when the first client is made rather than imported: it (and the Node modules it loads) is not
+ * read when the extension activates.
+ */
+function undici(): typeof import('undici') {
+  return (undiciModule ??= require('undici') as typeof import('undici'));
 }
+let undiciModule: typeof import('undici') | undefined;
 
 function header(headers: Headers, name: string): string | undefined {
   const v = headers[name];
@@ -231,9 +229,7 @@ function parseRetryAfter(value: string | undefined): number | undefined {
 }
 
 export class Transport {
-  // Required here rather than imported: undici (and the Node modules it loads) is read when the first client is
-  // made, not when the extension activates.
-  private readonly agent: Agent = new (require('undici') as typeof import('undici')).Agent({ keepAliveTimeout: 4_000, connections: 16 });
+  private readonly agent: Agent = new (undici().Agent)({ keepAliveTimeout: 4_000, connections: 16 });
   private readonly origin: string;
   private readonly basePath: string;
   private readonly apiKey: string;
