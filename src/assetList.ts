@@ -14,12 +14,19 @@ const creatorKey = (connectionId: string) => `universeExplorer.assetCreator.${co
 /**
  * The assets each connection knows (there is no call that lists a creator's assets) and the creator last used for
  * an upload, kept in globalState. Ids and display data only; never a key.
+ *
+ * A list, once read, is kept in memory and written through: globalState can answer with an older value for a
+ * moment after two quick updates (two uploads finishing together), which lost the first asset.
  */
 export class AssetList {
+  private readonly lists = new Map<string, KnownAsset[]>();
+
   constructor(private readonly state: vscode.Memento) {}
 
   list(connectionId: string): KnownAsset[] {
-    return [...this.state.get<KnownAsset[]>(listKey(connectionId), [])];
+    let list = this.lists.get(connectionId);
+    if (!list) this.lists.set(connectionId, (list = this.state.get<KnownAsset[]>(listKey(connectionId), [])));
+    return [...list];
   }
 
   get(connectionId: string, id: string): KnownAsset | undefined {
@@ -32,7 +39,7 @@ export class AssetList {
     const at = all.findIndex((a) => a.id === asset.id);
     const list = all.filter((a) => a.id !== asset.id);
     list.splice(Math.max(at, 0), 0, shown(asset));
-    await this.state.update(listKey(connectionId), list);
+    await this.save(connectionId, list);
   }
 
   /** Updates the display data of a listed asset; one removed meanwhile stays removed. */
@@ -41,20 +48,26 @@ export class AssetList {
     const at = list.findIndex((a) => a.id === asset.id);
     if (at < 0 || JSON.stringify(list[at]) === JSON.stringify(shown(asset))) return;
     list[at] = shown(asset);
-    await this.state.update(listKey(connectionId), list);
+    await this.save(connectionId, list);
   }
 
   /** Drops everything kept for a connection (it was removed). */
   async forgetConnection(connectionId: string): Promise<void> {
+    this.lists.delete(connectionId);
     await this.state.update(listKey(connectionId), undefined);
     await this.state.update(creatorKey(connectionId), undefined);
   }
 
   async forget(connectionId: string, id: string): Promise<void> {
-    await this.state.update(
-      listKey(connectionId),
+    await this.save(
+      connectionId,
       this.list(connectionId).filter((a) => a.id !== id),
     );
+  }
+
+  private async save(connectionId: string, list: KnownAsset[]): Promise<void> {
+    this.lists.set(connectionId, list);
+    await this.state.update(listKey(connectionId), list);
   }
 
   creator(connectionId: string): Creator | undefined {
