@@ -18,6 +18,9 @@ export interface Connection {
   sandbox?: boolean;
 }
 
+/** The id of the built-in sandbox's connection, which exists while the sandbox runs. */
+export const SANDBOX_ID = 'sandbox';
+
 const stateKey = 'universeExplorer.connections';
 const secretKey = (id: string) => `universeExplorer.apiKey.${id}`;
 
@@ -64,7 +67,7 @@ export class Connections implements vscode.Disposable {
   }
 
   async setSandbox(connection: Connection | undefined, apiKey?: string): Promise<void> {
-    this.dropClient('sandbox');
+    this.dropClient(SANDBOX_ID);
     if (connection && apiKey) await this.context.secrets.store(secretKey(connection.id), apiKey);
     this.sandbox = connection;
     this.changed.fire();
@@ -75,7 +78,9 @@ export class Connections implements vscode.Disposable {
     const cached = this.clients.get(id);
     if (cached) return cached;
     const connection = this.get(id);
-    if (!connection) throw new Error('The connection no longer exists.');
+    if (!connection) {
+      throw new Error(id === SANDBOX_ID ? 'The Local Sandbox is not running. Start it, then try again.' : 'The connection no longer exists.');
+    }
     const apiKey = await this.context.secrets.get(secretKey(id));
     if (!apiKey) throw new Error(`No API key is stored for "${connection.name}". Edit the connection to set one.`);
     const client = new OpenApiClient({

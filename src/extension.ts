@@ -12,10 +12,15 @@ import { Sandbox } from './sandbox';
 import { settings } from './settings';
 import { UniverseTree } from './tree/provider';
 import { vscodeUi } from './ui';
+import { RestrictionLogPanel } from './webview/restrictionLogPanel';
 
 /** What activate() returns; the tests inside VS Code use it to answer prompts and inspect state. */
 export interface ExtensionApi {
-  testing: { ctx: CommandContext };
+  testing: {
+    ctx: CommandContext;
+    /** What the restriction log's WebviewPanelSerializer does with a panel VS Code restored. */
+    reviveLog: (panel: vscode.WebviewPanel, state: unknown) => RestrictionLogPanel | undefined;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -27,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const view = vscode.window.createTreeView('universeExplorer.universes', { treeDataProvider: tree, showCollapseAll: true });
   const ctx = { ui: vscodeUi, log, connections, tree, view, sandbox, extension: context, assets, progress: withProgress } as CommandContext;
   ctx.entries = new EntryFileSystem(ctx);
+  const reviveLog = (panel: vscode.WebviewPanel, state: unknown) => RestrictionLogPanel.revive(ctx, panel, state);
   context.subscriptions.push(
     log,
     connections,
@@ -37,12 +43,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(ctx), { isCaseSensitive: true, isReadonly: true }),
     assetDetails,
     vscode.workspace.registerTextDocumentContentProvider(assetDetailsScheme, assetDetails),
+    vscode.window.registerWebviewPanelSerializer(RestrictionLogPanel.viewType, {
+      deserializeWebviewPanel: async (panel, state) => void reviveLog(panel, state),
+    }),
     ...registerCommands(ctx),
   );
   if (settings().sandboxAutoStart) {
     sandbox.start().catch((error) => log.error(`Local Sandbox did not start: ${reason(error)}`));
   }
-  return { testing: { ctx } };
+  return { testing: { ctx, reviveLog } };
 }
 
 export function deactivate(): void {}

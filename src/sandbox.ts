@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import vscode = require('vscode');
-import type { Connection, Connections } from './connections';
+import { SANDBOX_ID, type Connection, type Connections } from './connections';
 import type { EmulatorOptions, RunningEmulator } from './emulator/server';
 import type { Log } from './log';
 import { settings } from './settings';
@@ -62,7 +62,7 @@ export class Sandbox implements vscode.Disposable {
   }
 
   private async launch(): Promise<Connection> {
-    const existing = this.connections.get('sandbox');
+    const existing = this.connections.get(SANDBOX_ID);
     if (this.running && existing) return existing;
     await fs.mkdir(this.dataDir, { recursive: true });
     const emulatorPath = path.join(this.context.extensionPath, 'dist', 'emulator.js');
@@ -80,7 +80,7 @@ export class Sandbox implements vscode.Disposable {
       log: (line) => this.log.info(`sandbox: ${line}`),
     });
     const connection: Connection = {
-      id: 'sandbox',
+      id: SANDBOX_ID,
       name: 'Local Sandbox',
       baseUrl: this.running.url,
       entryHeaderPrefix: 'platform',

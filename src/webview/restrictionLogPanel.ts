@@ -4,12 +4,22 @@ import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
 import type { RestrictionLog } from '../api';
 import type { CommandContext } from '../commands/context';
+import { SANDBOX_ID } from '../connections';
 import { toCsv, type CsvValue } from '../csv';
 import { describeDuration } from '../duration';
 import { isCancel, reason } from '../errors';
 import { settings } from '../settings';
 import { Pager } from '../tree/pager';
-import { checkFilterId, readToHost, type LogFilter, type LogRow, type LogState, type ToHost, type ToPage } from './restrictionLogProtocol';
+import {
+  checkFilterId,
+  readRestore,
+  readToHost,
+  type LogFilter,
+  type LogRow,
+  type LogState,
+  type ToHost,
+  type ToPage,
+} from './restrictionLogProtocol';
 
 export interface LogTarget {
   connectionId: string;
@@ -61,6 +71,7 @@ function csvRow(log: RestrictionLog): CsvValue[] {
 const panelKey = (connectionId: string, universeId: number) => `${connectionId}/${universeId}`;
 
 export class RestrictionLogPanel implements vscode.Disposable {
+  static readonly viewType = 'universeExplorer.restrictionLog';
   private static readonly open = new Map<string, RestrictionLogPanel>();
 
   /** Opens (or reveals) the universe's panel; a filter given here replaces the panel's. */
@@ -75,6 +86,29 @@ export class RestrictionLogPanel implements vscode.Disposable {
     }
     if (filter) void panel.receive({ type: 'applyFilter', filter });
     return panel;
+  }
+
+  /**
+   * Brings back a panel VS Code restored after a window reload, from the state its page saved. A state that is not
+   * ours, or a universe whose log is already open, closes it. A connection that is gone (or a sandbox not started
+   * again) shows as the panel's error until it is back and the user refreshes.
+   */
+  static revive(ctx: CommandContext, panel: vscode.WebviewPanel, state: unknown): RestrictionLogPanel | undefined {
+    const restore = readRestore(state);
+    if (!restore || RestrictionLogPanel.open.has(panelKey(restore.connectionId, restore.universeId))) {
+      panel.dispose();
+      return undefined;
+    }
+    const connection = ctx.connections.get(restore.connectionId);
+    const target: LogTarget = {
+      connectionId: restore.connectionId,
+      connectionName: connection?.name ?? (restore.connectionId === SANDBOX_ID ? 'Local Sandbox' : 'a removed connection'),
+      universeId: restore.universeId,
+      universeName: connection?.universes.find((u) => u.id === restore.universeId)?.name,
+    };
+    const revived = new RestrictionLogPanel(ctx, target, restore.filter, panel);
+    RestrictionLogPanel.open.set(panelKey(target.connectionId, target.universeId), revived);
+    return revived;
   }
 
   /** Reloads the open panel of a universe after a change (nothing when none is open). */
@@ -96,14 +130,16 @@ export class RestrictionLogPanel implements vscode.Disposable {
     private readonly ctx: CommandContext,
     readonly target: LogTarget,
     filter?: LogFilter,
+    restored?: vscode.WebviewPanel,
   ) {
     const media = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'restrictionLog');
-    this.panel = vscode.window.createWebviewPanel(
-      'universeExplorer.restrictionLog',
-      `Restriction Log: ${target.universeName ?? target.universeId}`,
-      vscode.ViewColumn.Active,
-      { enableScripts: true, enableFindWidget: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')] },
-    );
+    const options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')] };
+    const title = `Restriction Log: ${target.universeName ?? target.universeId}`;
+    this.panel = restored ?? vscode.window.createWebviewPanel(RestrictionLogPanel.viewType, title, vscode.ViewColumn.Active, { ...options, enableFindWidget: true });
+    if (restored) {
+      restored.webview.options = options;
+      restored.title = title;
+    }
     this.pager = new Pager(async (pageToken, signal) => {
       const client = await ctx.connections.client(target.connectionId);
       const page = await client.restrictions.listLogs(
@@ -131,6 +167,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
     const t = this.target;
     return {
       title: `Universe ${t.universeId}${t.universeName ? ` (${t.universeName})` : ''} on ${t.connectionName}`,
+      restore: { connectionId: t.connectionId, universeId: t.universeId, filter: { ...this.filter } },
       filter: { ...this.filter },
       rows: this.pager.items.map(toRow),
       hasMore: this.pager.hasMore,

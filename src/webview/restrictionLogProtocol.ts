@@ -28,9 +28,17 @@ export interface LogRow {
   excludeAltAccounts: boolean;
 }
 
+/** What the page keeps (vscode.setState) so that VS Code can bring the panel back after a window reload. */
+export interface LogRestore {
+  connectionId: string;
+  universeId: number;
+  filter: LogFilter;
+}
+
 export interface LogState {
   /** What the log belongs to, e.g. "Universe 123456 (Demo Universe) on Local Sandbox". */
   title: string;
+  restore: LogRestore;
   filter: LogFilter;
   rows: LogRow[];
   hasMore: boolean;
@@ -51,6 +59,17 @@ export type ToHost =
 /** Why an id typed in the filter cannot be used, or undefined when it can ("" means no filter). */
 export function checkFilterId(text: string, what: 'User' | 'Place'): string | undefined {
   return text === '' || /^[1-9]\d{0,18}$/.test(text) ? undefined : `${what} id must be a positive whole number.`;
+}
+
+/** The restore part of a page's saved state (any value can arrive); undefined when there is none that is usable. */
+export function readRestore(state: unknown): LogRestore | undefined {
+  const r = (state as { restore?: Record<string, unknown> } | null | undefined)?.restore;
+  const f = r?.filter as Record<string, unknown> | null | undefined;
+  if (typeof r?.connectionId !== 'string' || !Number.isSafeInteger(r.universeId) || (r.universeId as number) <= 0) return undefined;
+  if (typeof f?.user !== 'string' || typeof f.place !== 'string') return undefined;
+  const filter = { user: f.user, place: f.place };
+  if (checkFilterId(filter.user, 'User') || checkFilterId(filter.place, 'Place')) return undefined;
+  return { connectionId: r.connectionId, universeId: r.universeId as number, filter };
 }
 
 /** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */

@@ -38,7 +38,7 @@ async function logFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
 
 export function restrictionLogUiTest(resultsDir: string): UiTest {
   return {
-    name: 'the restriction log webview shows hostile reasons as text, runs no script from them, and filters by keyboard',
+    name: 'the restriction log webview shows hostile reasons as text, runs no script from them, filters by keyboard, and comes back after a reload',
     fn: async (wb: Workbench) => {
       const page = wb.page;
       await wb.openViewContainer('Universes');
@@ -88,6 +88,23 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       for (const name of ['Apply filter', 'Clear filter', 'Refresh', 'Export CSV…']) {
         await frame.getByRole('button', { name }).waitFor({ state: 'visible' });
       }
+
+      // A window reload brings the panel back with its filter. The sandbox ran in the old extension host, so the
+      // panel says so until it is started again and the log refreshed.
+      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), wb.runCommand('Developer: Reload Window')]);
+      await wb.waitReady();
+      const restored = await logFrame(page);
+      await restored.locator('#where', { hasText: 'Universe 123456' }).waitFor({ timeout: 30_000 });
+      assert.equal(await restored.getByLabel('User id').inputValue(), USER);
+      await restored.locator('#problem', { hasText: 'The Local Sandbox is not running' }).waitFor({ timeout: 20_000 });
+      await wb.runCommand('Universe Explorer: Start Local Sandbox');
+      await wb.treeRow('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+      await restored.getByRole('button', { name: 'Refresh' }).click();
+      const restoredUsers = restored.locator('#rows tr td:nth-child(2)');
+      await restoredUsers.first().waitFor({ timeout: 20_000 });
+      assert.deepEqual(await restoredUsers.allTextContents(), [USER]);
+      assert.equal(await restored.locator('#problem').isVisible(), false);
+      await wb.screenshot(resultsDir, 'restriction-log-restored');
     },
   };
 }

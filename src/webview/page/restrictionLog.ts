@@ -1,11 +1,14 @@
 // The restriction log page (runs in the webview; bundled by esbuild.js to media/restrictionLog/main.js).
 // Every value from the service is set with textContent or as an attribute value, never parsed as HTML.
-// The filter being typed is kept with vscode.setState; rows come from the host after `ready`.
-import { checkFilterId, type LogFilter, type LogRow, type LogState, type ToHost, type ToPage } from '../restrictionLogProtocol';
+// The filter being typed, and what the host needs to reopen the panel after a reload, are kept with
+// vscode.setState; rows come from the host after `ready`.
+import { checkFilterId, type LogFilter, type LogRestore, type LogRow, type LogState, type ToHost, type ToPage } from '../restrictionLogProtocol';
 
 interface PageState {
   /** What is typed in the filter boxes, applied or not. */
   draft?: LogFilter;
+  /** Read by the host's WebviewPanelSerializer after a window reload. */
+  restore?: LogRestore;
 }
 
 interface VsCodeApi {
@@ -48,7 +51,7 @@ function send(message: ToHost): void {
 }
 
 function saveDraft(): void {
-  page = { draft: { user: userInput.value, place: placeInput.value } };
+  page = { ...page, draft: { user: userInput.value, place: placeInput.value } };
   vscode.setState(page);
 }
 
@@ -130,6 +133,8 @@ function render(s: LogState): void {
     placeInput.value = s.filter.place;
   }
   shown = s;
+  page = { ...page, restore: s.restore };
+  vscode.setState(page);
   where.textContent = s.title;
   status.textContent = describe(s);
   if (s.error) showProblem(s.error);

@@ -485,6 +485,49 @@ suite('user restrictions in the editor', () => {
     assert.notEqual(nonce2, nonce, 'each load has its own nonce');
   });
 
+  test('a panel VS Code restores after a window reload comes back with its universe and filter; a state not ours closes it', async () => {
+    await ban('9080', { displayReason: 'restored' });
+    await ban('9081');
+    const first = await openLog();
+    await first.receive({ type: 'applyFilter', filter: { user: '9080', place: '' } });
+    // What the page saves with vscode.setState, and VS Code hands back to the serializer after a reload.
+    const saved = { draft: { user: '9080', place: '' }, restore: first.state.restore };
+    assert.deepEqual(saved.restore, { connectionId: connection.id, universeId: U, filter: { user: '9080', place: '' } });
+    first.panel.dispose();
+
+    const { reviveLog } = (await extensionApi()).testing;
+    const restoredPanel = () => vscode.window.createWebviewPanel('universeExplorer.restrictionLog', 'Restriction Log', vscode.ViewColumn.Active, {});
+    const revived = reviveLog(restoredPanel(), saved);
+    assert.ok(revived, 'the saved state was refused');
+    await until('the revived page to load its rows', () => revived.ready && !revived.state.loading, 20_000);
+    assert.deepEqual(revived.state.filter, { user: '9080', place: '' });
+    assert.deepEqual(revived.state.rows.map((r) => [r.user, r.displayReason]), [['9080', 'restored']]);
+    assert.equal(revived.state.title, `Universe ${U} (Ban Test) on UR Tests`);
+    assert.equal(revived.panel.title, 'Restriction Log: Ban Test');
+    assert.equal(revived.panel.webview.options.enableScripts, true);
+    assert.deepEqual(revived.panel.webview.options.localResourceRoots?.map((u) => u.path), [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media').path]);
+    assert.equal(await openLog(), revived, 'Show Restriction Log reveals the revived panel');
+
+    // A state that is not ours, or a universe whose log is open already: the restored panel is closed.
+    const bad = [undefined, 'text', {}, { draft: saved.draft }, { restore: { ...saved.restore, universeId: -1 } }, { restore: { ...saved.restore, filter: { user: '<b>', place: '' } } }, saved];
+    for (const state of bad) {
+      const panel = restoredPanel();
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      assert.equal(reviveLog(panel, state), undefined);
+      assert.ok(closed, `a panel was kept for ${JSON.stringify(state)}`);
+    }
+    revived.panel.dispose();
+
+    // A connection that is gone: the panel comes back and says so.
+    const orphan = reviveLog(restoredPanel(), { restore: { connectionId: 'gone', universeId: U, filter: { user: '', place: '' } } });
+    assert.ok(orphan);
+    await until('the orphan page to load', () => orphan.ready && !orphan.state.loading, 20_000);
+    assert.equal(orphan.state.error, 'The connection no longer exists.');
+    assert.match(orphan.state.title, /on a removed connection$/);
+    orphan.panel.dispose();
+  });
+
   test('a read-only universe refuses bans and edits before asking anything', async () => {
     await vscode.workspace.getConfiguration('universeExplorer').update('readOnlyUniverses', [U], vscode.ConfigurationTarget.Global);
     answer();
