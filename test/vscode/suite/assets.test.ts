@@ -238,6 +238,28 @@ suite('assets in the editor', () => {
     assert.match(error, /^Couldn't upload red\.png: Request is malformed: the request part is not valid\./);
   });
 
+  test('an operation still running after operationTimeoutSeconds is reported as unfinished, and nothing is added', async () => {
+    const config = vscode.workspace.getConfiguration('universeExplorer');
+    await config.update('operationTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
+    try {
+      // Every poll answers "not done yet".
+      await emulator.fault({ method: 'GET', path: '/assets/v1/operations/', status: 200, body: JSON.stringify({ path: 'operations/stuck', done: false }), times: 1000 });
+      const ui = uploadUi({ 'red.png': 'Slow Red' });
+      const before = ctx.assets.list(connection.id).length;
+      const [result] = await upload('red.png');
+      assert.ok(!result.asset && result.error, JSON.stringify(result));
+      assert.match(
+        ui.messages('error')[0],
+        /^Couldn't upload red\.png: the service had not finished after 5 s \(setting universeExplorer\.operationTimeoutSeconds\); it may still finish \(operations\/[\w-]+\)/,
+      );
+      assert.equal(ctx.assets.list(connection.id).length, before);
+      const polls = await emulator.requests({ method: 'GET', path: '/assets/v1/operations/' });
+      assert.ok(polls.length >= 2, `polled ${polls.length} times`);
+    } finally {
+      await config.update('operationTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('Update Content from File makes version 2; Roll Back to version 1 after a confirmation makes version 3', async () => {
     const asset = await madeAsset('Versioned');
     let ui = new ScriptedUi().on('openDialog', /^New content for Versioned/, [file('blue.png')]);
