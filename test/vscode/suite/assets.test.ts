@@ -104,6 +104,7 @@ suite('assets in the editor', () => {
   teardown(async () => {
     ctx.ui = realUi;
     ctx.progress = realProgress;
+    await emulator.clearFaults();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
