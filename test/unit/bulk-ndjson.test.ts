@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { formatEntryLine, memberText, parseEntryLine, readLines } from '../../src/api/bulk/ndjson';
+import { formatEntryLine, LineWriter, memberText, parseEntryLine, readLines } from '../../src/api/bulk/ndjson';
 
 describe('NDJSON lines', () => {
   it('memberText returns the exact text of a member, whatever comes before it', () => {
@@ -46,6 +46,23 @@ describe('NDJSON lines', () => {
       { number: 2, text: '', end: 5, terminated: true },
       { number: 3, text: 'last', end: 9, terminated: false },
     ]);
+    fs.rmSync(path.dirname(f), { recursive: true });
+  });
+
+  it('LineWriter writes every byte in order: lines across its buffers, one longer than a buffer, multi-byte text, appending', async () => {
+    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ue-writer-')), 'x.ndjson');
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"n":${i},"s":"${'é😀x'.repeat(i % 40)}"}\n`);
+    lines.splice(1500, 0, `"${'ü'.repeat(100_000)}"\n`); // 200,000 bytes: more than one buffer
+    let out = await LineWriter.open(f, 'w');
+    for (const line of lines.slice(0, 2000)) {
+      out.write(line);
+      if (out.full) await out.flush();
+    }
+    await out.close();
+    out = await LineWriter.open(f, 'a');
+    for (const line of lines.slice(2000)) out.write(line);
+    await out.close();
+    assert.equal(fs.readFileSync(f, 'utf8'), lines.join(''));
     fs.rmSync(path.dirname(f), { recursive: true });
   });
 });

@@ -142,10 +142,18 @@ function decodeLine(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
 }
 
-/** Writes lines to a file in batches: `write` buffers; the caller flushes when `full`; `close` writes the rest. */
+/** Bytes per buffer the writer fills; a longer line gets a buffer of its own size. */
+const CHUNK = 64 * 1024;
+
+/**
+ * Writes lines to a file in batches: `write` encodes the line into a buffer at once (so the string is garbage at
+ * once, not kept through collections until the next flush); the caller flushes when `full`; `close` writes the rest.
+ */
 export class LineWriter {
-  private buffered: string[] = [];
+  private done: Buffer[] = [];
   private size = 0;
+  private chunk = Buffer.allocUnsafe(CHUNK);
+  private used = 0;
 
   private constructor(private readonly handle: FileHandle) {}
 
@@ -155,8 +163,14 @@ export class LineWriter {
   }
 
   write(line: string): void {
-    this.buffered.push(line);
-    this.size += line.length;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.chunk.length - this.used < line.length * 3) {
+      this.seal();
+      if (this.chunk.length < line.length * 3) this.chunk = Buffer.allocUnsafe(line.length * 3);
+    }
+    const bytes = this.chunk.write(line, this.used);
+    this.used += bytes;
+    this.size += bytes;
   }
 
   get full(): boolean {
@@ -172,10 +186,20 @@ export class LineWriter {
   }
 
   async flush(): Promise<void> {
-    if (!this.buffered.length) return;
-    const text = this.buffered.join('');
-    this.buffered = [];
+    this.seal();
+    const [buffers, size] = [this.done, this.size];
+    if (!buffers.length) return;
+    this.done = [];
     this.size = 0;
-    await this.handle.appendFile(text);
+    const { bytesWritten } = await this.handle.writev(buffers);
+    if (bytesWritten < size) await this.handle.write(Buffer.concat(buffers).subarray(bytesWritten)); // a short write
+  }
+
+  /** Moves the filled part of the current buffer to the list to write, and starts a new buffer. */
+  private seal(): void {
+    if (!this.used) return;
+    this.done.push(this.chunk.subarray(0, this.used));
+    this.chunk = Buffer.allocUnsafe(CHUNK);
+    this.used = 0;
   }
 }
