@@ -109,20 +109,21 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
   const done = resume ? await entriesInFile(args.file, signal) : new Set<string>();
   const progress = new Progress<ExportCounts>({ exported: 0, resumed: done.size, skipped: 0 }, (c) => c.exported + c.skipped, opts.onProgress);
   const scheduler = new Scheduler({ concurrency: opts.concurrency, rateLimit: () => client.rateLimit, signal });
-  const store = { universeId: args.universeId, datastoreName: args.datastoreName };
-  const listing = { ...store, scope: args.allScopes ? undefined : args.scope, allScopes: args.allScopes, limit: args.pageSize ?? 100 };
-  const list = (cursor: string | undefined) => scheduler.run(() => client.datastores.listEntries({ ...listing, cursor }, { signal }));
+  const { universeId, datastoreName } = args;
+  const call = { signal };
+  const listing = { universeId, datastoreName, scope: args.allScopes ? undefined : args.scope, allScopes: args.allScopes, limit: args.pageSize ?? 100 };
+  const list = (cursor: string | undefined) => scheduler.run(() => client.datastores.listEntries({ ...listing, cursor }, call));
+  // Per entry: no async frame and no object spread, as this runs once per key.
   const read = (k: EntryKey): Promise<string | undefined> =>
-    scheduler.run(async () => {
-      try {
-        const e = await client.datastores.getEntry({ ...store, scope: k.scope, entryKey: k.key }, { signal });
-        const value = e.raw.toString('utf8');
-        return formatEntryLine({ scope: k.scope, key: k.key, value, attributes: e.attributes, userIds: e.userIds, version: e.version });
-      } catch (error) {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      }
-    });
+    scheduler
+      .run(() => client.datastores.getEntry({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
+      .then(
+        (e) => formatEntryLine({ scope: k.scope, key: k.key, value: e.raw.toString('utf8'), attributes: e.attributes, userIds: e.userIds, version: e.version }),
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        },
+      );
 
   const out = await LineWriter.open(args.file, resume ? 'a' : 'w');
   const counts = progress.counts;
