@@ -163,10 +163,10 @@ export class LineWriter {
   }
 
   write(line: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.chunk.length - this.used < line.length * 3) {
+    const most = line.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.chunk.length - this.used < most) {
       this.seal();
-      if (this.chunk.length < line.length * 3) this.chunk = Buffer.allocUnsafe(line.length * 3);
+      if (this.chunk.length < most) this.chunk = Buffer.allocUnsafe(most);
     }
     const bytes = this.chunk.write(line, this.used);
     this.used += bytes;
@@ -192,7 +192,8 @@ export class LineWriter {
     this.done = [];
     this.size = 0;
     const { bytesWritten } = await this.handle.writev(buffers);
-    if (bytesWritten < size) await this.handle.write(Buffer.concat(buffers).subarray(bytesWritten)); // a short write
+    // After a short write, appendFile writes the rest from the current position, however many writes it takes.
+    if (bytesWritten < size) await this.handle.appendFile(Buffer.concat(buffers).subarray(bytesWritten));
   }
 
   /** Moves the filled part of the current buffer to the list to write, and starts a new buffer. */
