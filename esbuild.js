@@ -31,16 +31,37 @@ const slimDependencies = {
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
     build.onResolve({ filter: /^mime-types$/ }, () => ({ path: 'mime-types', namespace: 'slim' }));
-    build.onLoad({ filter: /.*/, namespace: 'slim' }, () => ({ contents: 'module.exports = { lookup: () => false };\n', loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'slim' }, () => ({
+      contents: 'module.exports = { lookup: () => false };\n',
+      loader: 'js',
+    }));
   },
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [slimDependencies] },
-  { ...common, stdin: { contents: undiciAgent, resolveDir: __dirname, sourcefile: 'undici-agent.js', loader: 'js' }, outfile: 'dist/undici.js' },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    plugins: [slimDependencies],
+  },
+  {
+    ...common,
+    stdin: { contents: undiciAgent, resolveDir: __dirname, sourcefile: 'undici-agent.js', loader: 'js' },
+    outfile: 'dist/undici.js',
+  },
   { ...common, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/emulator.js' },
   // The restriction log page: runs in the webview, loaded from media/ (the panel's only local resource root).
-  { ...common, platform: 'browser', format: 'iife', target: 'es2020', sourcemap: false, entryPoints: ['src/webview/page/restrictionLog.ts'], outfile: 'media/restrictionLog/main.js' },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    sourcemap: false,
+    entryPoints: ['src/restrictions/log/page/main.ts'],
+    outfile: 'media/restrictionLog/main.js',
+  },
 ];
 
 module.exports = { builds, slimDependencies };

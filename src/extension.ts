@@ -1,57 +1,89 @@
+// Wiring only: builds core, then each area with what it uses, and registers what they return.
 import vscode = require('vscode');
-import { AssetList } from './assetList';
-import { registerCommands } from './commands';
-import type { CommandContext } from './commands/context';
-import { withProgress } from './commands/progress';
-import { assetDetails, assetDetailsScheme } from './commands/showAssetDetails';
-import { Connections } from './connections';
-import { EntryFileSystem, EntryVersionFileSystem, entryScheme, versionScheme } from './fs/entryFileSystem';
-import { reason } from './errors';
-import { Log } from './log';
-import { Sandbox } from './sandbox';
-import { settings } from './settings';
-import { UniverseTree } from './tree/provider';
-import { vscodeUi } from './ui';
-import { RestrictionLogPanel } from './webview/restrictionLogPanel';
+import { activateAssets, assetsProbe } from './assets';
+import type { AssetsModel } from './assets/model';
+import { registerCommands } from './core/commands';
+import { coreCommands } from './core/commands/index';
+import { Connections } from './core/connections';
+import { Log } from './core/log';
+import type { TreeNode } from './core/tree/node';
+import { UniverseTree } from './core/tree/provider';
+import { SwitchableUi, type Ui } from './core/ui';
+import { activateDataStores, dataStoresProbe } from './datastores';
+import type { DataStoresModel } from './datastores/model';
+import { activateRestrictions, restrictionsProbe } from './restrictions';
+import type { RestrictionLogPanel } from './restrictions/log/panel';
+import type { RestrictionsModel } from './restrictions/model';
+import { activateSandbox } from './sandbox';
+import type { Sandbox } from './sandbox/sandbox';
+
+/** The parts the tests inside VS Code reach; a test may put its own Ui in place of VS Code's. */
+export interface TestContext {
+  ui: Ui;
+  log: Log;
+  connections: Connections;
+  tree: UniverseTree;
+  view: vscode.TreeView<TreeNode>;
+  extension: vscode.ExtensionContext;
+  datastores: DataStoresModel;
+  restrictions: RestrictionsModel;
+  assets: AssetsModel;
+  sandbox: Sandbox;
+}
 
 /** What activate() returns; the tests inside VS Code use it to answer prompts and inspect state. */
 export interface ExtensionApi {
   testing: {
-    ctx: CommandContext;
+    ctx: TestContext;
     /** What the restriction log's WebviewPanelSerializer does with a panel VS Code restored. */
-    reviveLog: (panel: vscode.WebviewPanel, state: unknown) => RestrictionLogPanel | undefined;
+    reviveLog(panel: vscode.WebviewPanel, state: unknown): RestrictionLogPanel | undefined;
   };
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = new Log();
+  const ui = new SwitchableUi();
   const connections = new Connections(context, log);
-  const sandbox = new Sandbox(context, connections, log);
-  const assets = new AssetList(context.globalState);
-  const tree = new UniverseTree(connections, assets);
-  const view = vscode.window.createTreeView('universeExplorer.universes', { treeDataProvider: tree, showCollapseAll: true });
-  const ctx = { ui: vscodeUi, log, connections, tree, view, sandbox, extension: context, assets, progress: withProgress } as CommandContext;
-  ctx.entries = new EntryFileSystem(ctx);
-  const reviveLog = (panel: vscode.WebviewPanel, state: unknown) => RestrictionLogPanel.revive(ctx, panel, state);
+  const tree = new UniverseTree(connections);
+  const view = vscode.window.createTreeView('universeExplorer.universes', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+  });
+  const core = { connections, ui, log, tree };
+  const datastores = activateDataStores(core);
+  const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
+  const assets = activateAssets({ ...core, view, state: context.globalState });
+  const sandbox = activateSandbox({ context, connections, ui, log });
+  const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
   context.subscriptions.push(
     log,
     connections,
-    sandbox,
     tree,
     view,
-    vscode.workspace.registerFileSystemProvider(entryScheme, ctx.entries, { isCaseSensitive: true }),
-    vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(ctx), { isCaseSensitive: true, isReadonly: true }),
-    assetDetails,
-    vscode.workspace.registerTextDocumentContentProvider(assetDetailsScheme, assetDetails),
-    vscode.window.registerWebviewPanelSerializer(RestrictionLogPanel.viewType, {
-      deserializeWebviewPanel: async (panel, state) => void reviveLog(panel, state),
-    }),
-    ...registerCommands(ctx),
+    ...datastores.disposables,
+    ...restrictions.disposables,
+    ...assets.disposables,
+    ...sandbox.disposables,
+    ...registerCommands({ ...core, probes }, coreCommands),
   );
-  if (settings().sandboxAutoStart) {
-    sandbox.start().catch((error) => log.error(`Local Sandbox did not start: ${reason(error)}`));
-  }
-  return { testing: { ctx, reviveLog } };
+  const ctx: TestContext = {
+    get ui(): Ui {
+      return ui.current;
+    },
+    set ui(next: Ui) {
+      ui.use(next);
+    },
+    log,
+    connections,
+    tree,
+    view,
+    extension: context,
+    datastores: datastores.model,
+    restrictions: restrictions.model,
+    assets: assets.model,
+    sandbox: sandbox.sandbox,
+  };
+  return { testing: { ctx, reviveLog: (panel, state) => restrictions.logs.revive(panel, state) } };
 }
 
 export function deactivate(): void {}

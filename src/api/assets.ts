@@ -5,7 +5,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type FormDataType from 'form-data';
 import { OperationFailedError, OperationTimeoutError } from './errors';
 import { jsonBody, seg, sleep, type CallOptions, type StreamBody, type Transport } from './http';
-import { paginate } from './paging';
+import { pagePromise, type PagePromise } from './paging';
 import {
   AssetSchema,
   assetSchemaFor,
@@ -105,6 +105,7 @@ export interface WaitOptions extends CallOptions {
 /** A multipart body with a JSON `request` part and a streamed `fileContent` part; the file is never read whole. */
 async function multipart(request: object, file: AssetFile | undefined): Promise<StreamBody> {
   // Required on first upload, so activating the extension does not load form-data and its dependencies.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const FormData = require('form-data') as typeof FormDataType;
   const form = new FormData();
   form.append('request', JSON.stringify(request));
@@ -121,7 +122,11 @@ async function multipart(request: object, file: AssetFile | undefined): Promise<
   } else if (file) {
     source = file.stream;
     knownLength = file.size !== undefined;
-    form.append('fileContent', source, { filename: file.filename, contentType: file.contentType, knownLength: file.size });
+    form.append('fileContent', source, {
+      filename: file.filename,
+      contentType: file.contentType,
+      knownLength: file.size,
+    });
   }
   const headers: Record<string, string> = { ...form.getHeaders() };
   if (knownLength) headers['content-length'] = String(form.getLengthSync());
@@ -225,31 +230,23 @@ export class AssetsApi {
     );
   }
 
-  async listVersions(
+  listVersions(
     args: { assetId: string | number; maxPageSize?: number; pageToken?: string },
     opts: CallOptions = {},
-  ): Promise<{ assetVersions: AssetVersion[]; nextPageToken?: string }> {
-    const page = await this.http.json(
-      {
-        method: 'GET',
-        path: this.assetPath(args.assetId, '/versions'),
-        query: { maxPageSize: args.maxPageSize, pageToken: args.pageToken },
-        idempotent: true,
-        signal: opts.signal,
-      },
-      ListAssetVersionsSchema,
-    );
-    return { assetVersions: page.assetVersions, nextPageToken: page.nextPageToken };
-  }
-
-  listAllVersions(
-    args: { assetId: string | number; maxPageSize?: number },
-    opts: CallOptions = {},
-  ): AsyncGenerator<AssetVersion> {
-    return paginate(async (pageToken) => {
-      const page = await this.listVersions({ ...args, pageToken }, opts);
+  ): PagePromise<AssetVersion> {
+    return pagePromise(async (pageToken) => {
+      const page = await this.http.json(
+        {
+          method: 'GET',
+          path: this.assetPath(args.assetId, '/versions'),
+          query: { maxPageSize: args.maxPageSize, pageToken },
+          idempotent: true,
+          signal: opts.signal,
+        },
+        ListAssetVersionsSchema,
+      );
       return { items: page.assetVersions, next: page.nextPageToken };
-    });
+    }, args.pageToken);
   }
 
   async rollback(

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError } from './errors';
 import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
-import { paginate } from './paging';
+import { pagePromise, type PagePromise } from './paging';
+import { entryMetadataFromHeaders } from './read';
 import {
-  entryMetadataFromHeaders,
   EntryVersionSchema,
   ListDataStoresSchema,
   ListEntriesSchema,
@@ -78,7 +78,10 @@ export interface ListEntryVersionsArgs extends EntryArgs {
 
 /** JSON for a header: non-ASCII escaped as \uXXXX so the value stays a valid header and the same JSON. */
 function jsonHeaderValue(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export class DataStoresApi {
@@ -110,63 +113,54 @@ export class DataStoresApi {
     return { value, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
   }
 
-  async listDataStores(
-    args: ListDataStoresArgs,
-    opts: CallOptions = {},
-  ): Promise<{ datastores: DataStore[]; nextPageCursor?: string }> {
-    const page = await this.http.json(
-      {
-        method: 'GET',
-        path: this.path(args.universeId),
-        query: { prefix: args.prefix, limit: args.limit, cursor: args.cursor },
-        idempotent: true,
-        signal: opts.signal,
+  listDataStores(args: ListDataStoresArgs, opts: CallOptions = {}): PagePromise<DataStore> {
+    return pagePromise(
+      async (cursor) => {
+        const page = await this.http.json(
+          {
+            method: 'GET',
+            path: this.path(args.universeId),
+            query: { prefix: args.prefix, limit: args.limit, cursor },
+            idempotent: true,
+            signal: opts.signal,
+          },
+          ListDataStoresSchema,
+        );
+        return { items: page.datastores, next: page.nextPageCursor };
       },
-      ListDataStoresSchema,
+      args.cursor,
+      'nextPageCursor',
     );
-    return { datastores: page.datastores, nextPageCursor: page.nextPageCursor };
   }
 
-  listAllDataStores(args: Omit<ListDataStoresArgs, 'cursor'>, opts: CallOptions = {}): AsyncGenerator<DataStore> {
-    return paginate(async (cursor) => {
-      const page = await this.listDataStores({ ...args, cursor }, opts);
-      return { items: page.datastores, next: page.nextPageCursor };
-    });
-  }
-
-  async listEntries(
-    args: ListEntriesArgs,
-    opts: CallOptions = {},
-  ): Promise<{ keys: EntryKey[]; nextPageCursor?: string }> {
-    const page = await this.http.json(
-      {
-        method: 'GET',
-        path: this.path(args.universeId, '/datastore/entries'),
-        query: {
-          datastoreName: args.datastoreName,
-          scope: args.scope,
-          allScopes: args.allScopes || undefined,
-          prefix: args.prefix,
-          cursor: args.cursor,
-          limit: args.limit,
-        },
-        idempotent: true,
-        signal: opts.signal,
-      },
-      ListEntriesSchema,
-    );
+  /** A key listed without its scope gets the scope asked for, or "global". */
+  listEntries(args: ListEntriesArgs, opts: CallOptions = {}): PagePromise<EntryKey> {
     const defaultScope = args.scope ?? 'global';
-    return {
-      keys: page.keys.map((k) => ({ scope: k.scope ?? defaultScope, key: k.key })),
-      nextPageCursor: page.nextPageCursor,
-    };
-  }
-
-  listAllEntries(args: Omit<ListEntriesArgs, 'cursor'>, opts: CallOptions = {}): AsyncGenerator<EntryKey> {
-    return paginate(async (cursor) => {
-      const page = await this.listEntries({ ...args, cursor }, opts);
-      return { items: page.keys, next: page.nextPageCursor };
-    });
+    return pagePromise(
+      async (cursor) => {
+        const page = await this.http.json(
+          {
+            method: 'GET',
+            path: this.path(args.universeId, '/datastore/entries'),
+            query: {
+              datastoreName: args.datastoreName,
+              scope: args.scope,
+              allScopes: args.allScopes || undefined,
+              prefix: args.prefix,
+              cursor,
+              limit: args.limit,
+            },
+            idempotent: true,
+            signal: opts.signal,
+          },
+          ListEntriesSchema,
+        );
+        const items = page.keys.map((k) => ({ scope: k.scope ?? defaultScope, key: k.key }));
+        return { items, next: page.nextPageCursor };
+      },
+      args.cursor,
+      'nextPageCursor',
+    );
   }
 
   async getEntry(args: EntryArgs, opts: CallOptions = {}): Promise<Entry> {
@@ -240,37 +234,30 @@ export class DataStoresApi {
     });
   }
 
-  async listEntryVersions(
-    args: ListEntryVersionsArgs,
-    opts: CallOptions = {},
-  ): Promise<{ versions: EntryVersion[]; nextPageCursor?: string }> {
-    const page = await this.http.json(
-      {
-        method: 'GET',
-        path: this.path(args.universeId, '/datastore/entries/entry/versions'),
-        query: {
-          ...this.entryQuery(args),
-          startTime: args.startTime,
-          endTime: args.endTime,
-          sortOrder: args.sortOrder,
-          limit: args.limit,
-          cursor: args.cursor,
-        },
-        idempotent: true,
-        signal: opts.signal,
+  listEntryVersions(args: ListEntryVersionsArgs, opts: CallOptions = {}): PagePromise<EntryVersion> {
+    return pagePromise(
+      async (cursor) => {
+        const page = await this.http.json(
+          {
+            method: 'GET',
+            path: this.path(args.universeId, '/datastore/entries/entry/versions'),
+            query: {
+              ...this.entryQuery(args),
+              startTime: args.startTime,
+              endTime: args.endTime,
+              sortOrder: args.sortOrder,
+              limit: args.limit,
+              cursor,
+            },
+            idempotent: true,
+            signal: opts.signal,
+          },
+          ListEntryVersionsSchema,
+        );
+        return { items: page.versions, next: page.nextPageCursor };
       },
-      ListEntryVersionsSchema,
+      args.cursor,
+      'nextPageCursor',
     );
-    return { versions: page.versions, nextPageCursor: page.nextPageCursor };
-  }
-
-  listAllEntryVersions(
-    args: Omit<ListEntryVersionsArgs, 'cursor'>,
-    opts: CallOptions = {},
-  ): AsyncGenerator<EntryVersion> {
-    return paginate(async (cursor) => {
-      const page = await this.listEntryVersions({ ...args, cursor }, opts);
-      return { items: page.versions, next: page.nextPageCursor };
-    });
   }
 }

@@ -15,7 +15,8 @@ import {
   ResponseShapeError,
   TimeoutError,
 } from './errors';
-import { entryMetadataFromHeaders, parseShape, type Headers, type Schema } from './schemas';
+import { entryMetadataFromHeaders, parseShape } from './read';
+import type { Headers, Schema } from './schemas';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -134,7 +135,11 @@ function queryString(query: Record<string, QueryValue> | undefined, withValues: 
  * One request through undici's dispatch, the response collected into one Buffer. Cheaper per call than undici's
  * request(), which builds a stream for every body; bulk work sends thousands of small requests.
  */
-function exchange(agent: Agent, opts: Dispatcher.DispatchOptions, signal: AbortSignal | undefined): Promise<HttpResponse> {
+function exchange(
+  agent: Agent,
+  opts: Dispatcher.DispatchOptions,
+  signal: AbortSignal | undefined,
+): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     agent.dispatch(opts, new Exchange(resolve, reject, signal));
@@ -210,6 +215,7 @@ function unlisten(signal: AbortSignal, exchange: Exchange): void {
  * read when the extension activates.
  */
 function undici(): typeof import('undici') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (undiciModule ??= require('undici') as typeof import('undici'));
 }
 let undiciModule: typeof import('undici') | undefined;
@@ -253,7 +259,11 @@ export class Transport {
       baseDelayMs: opts.retry?.baseDelayMs ?? 250,
       maxDelayMs: opts.retry?.maxDelayMs ?? 8_000,
     };
-    this.baseHeaders = { 'user-agent': opts.userAgent ?? 'universe-explorer', accept: 'application/json', 'x-api-key': opts.apiKey };
+    this.baseHeaders = {
+      'user-agent': opts.userAgent ?? 'universe-explorer',
+      accept: 'application/json',
+      'x-api-key': opts.apiKey,
+    };
     this.logHook = opts.log;
   }
 
@@ -319,7 +329,10 @@ export class Transport {
           origin: this.origin,
           path: this.basePath + spec.path + queryString(spec.query, true),
           method: spec.method,
-          headers: spec.headers || streamBody ? { ...this.baseHeaders, ...spec.headers, ...streamBody?.headers, 'x-api-key': this.apiKey } : this.baseHeaders,
+          headers:
+            spec.headers || streamBody
+              ? { ...this.baseHeaders, ...spec.headers, ...streamBody?.headers, 'x-api-key': this.apiKey }
+              : this.baseHeaders,
           body: streamBody ? streamBody.stream : (spec.body as Buffer | undefined),
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
@@ -377,7 +390,9 @@ export class Transport {
     if ((err.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) return false;
     if (err instanceof NetworkError) return TRANSIENT_CODES.has(err.code ?? '');
     const status = err.status ?? 0;
-    return status === 429 || status === 502 || status === 503 || status === 504 || (status === 500 && spec.method === 'GET');
+    return (
+      status === 429 || status === 502 || status === 503 || status === 504 || (status === 500 && spec.method === 'GET')
+    );
   }
 
   /** retry-after when given (plus a little jitter, never less), else exponential backoff with jitter. */

@@ -1,35 +1,5 @@
 // The typed client of the Open API: restrictions (cloud v2), standard data stores (v1) and assets (v1).
-import { AssetsApi } from './assets';
-import { DataStoresApi } from './datastores';
-import { Transport, type RateLimit, type TransportOptions } from './http';
-import { RestrictionsApi } from './restrictions';
-
-export type ClientOptions = TransportOptions;
-
-export class OpenApiClient {
-  readonly restrictions: RestrictionsApi;
-  readonly datastores: DataStoresApi;
-  readonly assets: AssetsApi;
-  private readonly http: Transport;
-
-  constructor(options: ClientOptions) {
-    this.http = new Transport(options);
-    this.restrictions = new RestrictionsApi(this.http);
-    this.datastores = new DataStoresApi(this.http);
-    this.assets = new AssetsApi(this.http);
-  }
-
-  /** The latest x-ratelimit-* figures seen on any response. */
-  get rateLimit(): RateLimit | undefined {
-    return this.http.rateLimit;
-  }
-
-  /** Releases the keep-alive connections. */
-  close(): Promise<void> {
-    return this.http.close();
-  }
-}
-
+export { OpenApiClient, type ClientOptions } from './client';
 export {
   ApiError,
   AuthError,
@@ -63,7 +33,15 @@ export {
   type SchedulerOptions,
 } from './bulk';
 export { MEDIA_TYPES, assetTypesFor, mediaTypeFor } from './assets';
-export type { AssetFile, AssetType, AssetsApi, CreateAssetRequest, Creator, UpdateAssetRequest, WaitOptions } from './assets';
+export type {
+  AssetFile,
+  AssetType,
+  AssetsApi,
+  CreateAssetRequest,
+  Creator,
+  UpdateAssetRequest,
+  WaitOptions,
+} from './assets';
 export type {
   DataStoresApi,
   Entry,
@@ -76,6 +54,7 @@ export type {
   SetEntryArgs,
 } from './datastores';
 export type { CallOptions, LogEvent, RateLimit, RetryOptions } from './http';
+export type { Page, PagePromise } from './paging';
 export type {
   GameJoinRestrictionInput,
   IdempotencyKey,

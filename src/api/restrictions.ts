@@ -1,7 +1,7 @@
 // User restrictions (cloud v2): list, get, update and the audit log.
 import { randomUUID } from 'node:crypto';
 import { jsonBody, seg, type CallOptions, type Transport } from './http';
-import { paginate } from './paging';
+import { pagePromise, type PagePromise } from './paging';
 import {
   ListRestrictionLogsSchema,
   ListUserRestrictionsSchema,
@@ -72,28 +72,20 @@ export class RestrictionsApi {
     return `/cloud/v2/universes/${seg(universeId)}${place}/user-restrictions`;
   }
 
-  async list(
-    args: ListRestrictionsArgs,
-    opts: CallOptions = {},
-  ): Promise<{ userRestrictions: UserRestriction[]; nextPageToken?: string }> {
-    const page = await this.http.json(
-      {
-        method: 'GET',
-        path: this.collection(args),
-        query: { maxPageSize: args.maxPageSize, pageToken: args.pageToken },
-        idempotent: true,
-        signal: opts.signal,
-      },
-      ListUserRestrictionsSchema,
-    );
-    return { userRestrictions: page.userRestrictions, nextPageToken: page.nextPageToken };
-  }
-
-  listAll(args: Omit<ListRestrictionsArgs, 'pageToken'>, opts: CallOptions = {}): AsyncGenerator<UserRestriction> {
-    return paginate(async (pageToken) => {
-      const page = await this.list({ ...args, pageToken }, opts);
+  list(args: ListRestrictionsArgs, opts: CallOptions = {}): PagePromise<UserRestriction> {
+    return pagePromise(async (pageToken) => {
+      const page = await this.http.json(
+        {
+          method: 'GET',
+          path: this.collection(args),
+          query: { maxPageSize: args.maxPageSize, pageToken },
+          idempotent: true,
+          signal: opts.signal,
+        },
+        ListUserRestrictionsSchema,
+      );
       return { items: page.userRestrictions, next: page.nextPageToken };
-    });
+    }, args.pageToken);
   }
 
   async get(args: Where & { userId: number | string }, opts: CallOptions = {}): Promise<UserRestriction> {
@@ -115,7 +107,11 @@ export class RestrictionsApi {
       {
         method: 'PATCH',
         path: `${this.collection(args)}/${seg(args.userId)}`,
-        query: { updateMask: args.updateMask, 'idempotencyKey.key': key.key, 'idempotencyKey.firstSent': key.firstSent },
+        query: {
+          updateMask: args.updateMask,
+          'idempotencyKey.key': key.key,
+          'idempotencyKey.firstSent': key.firstSent,
+        },
         ...jsonBody({ gameJoinRestriction }),
         idempotent: true,
         signal: opts.signal,
@@ -124,27 +120,19 @@ export class RestrictionsApi {
     );
   }
 
-  async listLogs(
-    args: ListLogsArgs,
-    opts: CallOptions = {},
-  ): Promise<{ logs: RestrictionLog[]; nextPageToken?: string }> {
-    const page = await this.http.json(
-      {
-        method: 'GET',
-        path: `/cloud/v2/universes/${seg(args.universeId)}/user-restrictions:listLogs`,
-        query: { maxPageSize: args.maxPageSize, pageToken: args.pageToken, filter: logFilter(args) },
-        idempotent: true,
-        signal: opts.signal,
-      },
-      ListRestrictionLogsSchema,
-    );
-    return { logs: page.logs, nextPageToken: page.nextPageToken };
-  }
-
-  listAllLogs(args: Omit<ListLogsArgs, 'pageToken'>, opts: CallOptions = {}): AsyncGenerator<RestrictionLog> {
-    return paginate(async (pageToken) => {
-      const page = await this.listLogs({ ...args, pageToken }, opts);
+  listLogs(args: ListLogsArgs, opts: CallOptions = {}): PagePromise<RestrictionLog> {
+    return pagePromise(async (pageToken) => {
+      const page = await this.http.json(
+        {
+          method: 'GET',
+          path: `/cloud/v2/universes/${seg(args.universeId)}/user-restrictions:listLogs`,
+          query: { maxPageSize: args.maxPageSize, pageToken, filter: logFilter(args) },
+          idempotent: true,
+          signal: opts.signal,
+        },
+        ListRestrictionLogsSchema,
+      );
       return { items: page.logs, next: page.nextPageToken };
-    });
+    }, args.pageToken);
   }
 }

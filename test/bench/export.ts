@@ -21,10 +21,15 @@ main(async () => {
     await seedStore(client, STORE, N, dir);
     const base = `${emu.url}/datastores/v1/universes/${U}/standard-datastores/datastore/entries`;
     const headers = { 'x-api-key': API_KEY };
-    const entryPath = (key: string) => `${base}/entry?datastoreName=${STORE}&scope=global&entryKey=${encodeURIComponent(key)}`;
+    const entryPath = (key: string) =>
+      `${base}/entry?datastoreName=${STORE}&scope=global&entryKey=${encodeURIComponent(key)}`;
 
     const ours = async () => {
-      const r = await exportDataStore(client, { universeId: U, datastoreName: STORE, file: path.join(dir, 'ours.ndjson'), resume: false }, { concurrency: CONCURRENCY });
+      const r = await exportDataStore(
+        client,
+        { universeId: U, datastoreName: STORE, file: path.join(dir, 'ours.ndjson'), resume: false },
+        { concurrency: CONCURRENCY },
+      );
       if (r.exported !== N) throw new Error(`exported ${r.exported} of ${N}`);
     };
 
@@ -33,13 +38,17 @@ main(async () => {
       const out: string[] = [];
       let cursor = '';
       do {
-        const page = (await (await fetch(`${base}?datastoreName=${STORE}&limit=100&cursor=${encodeURIComponent(cursor)}`, { headers })).json()) as {
+        const page = (await (
+          await fetch(`${base}?datastoreName=${STORE}&limit=100&cursor=${encodeURIComponent(cursor)}`, { headers })
+        ).json()) as {
           keys: { scope: string; key: string }[];
           nextPageCursor?: string;
         };
         for (const k of page.keys) {
           const res = await fetch(entryPath(k.key), { headers });
-          out.push(`{"scope":${JSON.stringify(k.scope)},"key":${JSON.stringify(k.key)},"value":${await res.text()},"version":${JSON.stringify(res.headers.get('platform-entry-version'))}}\n`);
+          out.push(
+            `{"scope":${JSON.stringify(k.scope)},"key":${JSON.stringify(k.key)},"value":${await res.text()},"version":${JSON.stringify(res.headers.get('platform-entry-version'))}}\n`,
+          );
         }
         cursor = page.nextPageCursor ?? '';
       } while (cursor);
@@ -49,7 +58,7 @@ main(async () => {
 
     // Capacity: the keys known up front, CONCURRENCY workers doing bare keep-alive GETs, bodies read and dropped.
     const paths: string[] = [];
-    for await (const k of client.datastores.listAllEntries({ universeId: U, datastoreName: STORE, limit: 1000 })) {
+    for await (const k of client.datastores.listEntries({ universeId: U, datastoreName: STORE, limit: 1000 })) {
       const url = new URL(entryPath(k.key));
       paths.push(url.pathname + url.search);
     }

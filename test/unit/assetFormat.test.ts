@@ -12,7 +12,7 @@ import {
   parsePreviews,
   SOCIAL_LINKS,
   supportedTypes,
-} from '../../src/assetFormat';
+} from '../../src/assets/assetFormat';
 
 const [twitch, github] = SOCIAL_LINKS;
 
@@ -43,7 +43,7 @@ test('parsePreviews reads ids with optional alt text separated by ";", and refus
   assert.equal(formatPreviews(undefined), '');
 });
 
-test('checkSocialUri wants an https address on the link\'s own site; empty removes the link', () => {
+test("checkSocialUri wants an https address on the link's own site; empty removes the link", () => {
   assert.equal(checkSocialUri(twitch, 'https://www.twitch.tv/someone'), undefined);
   assert.equal(checkSocialUri(github, 'https://github.com/org/repo'), undefined);
   assert.equal(checkSocialUri(github, ''), undefined);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type * as vscode from 'vscode';
-import { AssetList } from '../../src/assetList';
+import { AssetList } from '../../src/assets/assetList';
 
 /** Reads see a write only once it is persisted, a few ms later. */
 function laggingMemento(): vscode.Memento {
@@ -14,7 +14,8 @@ function laggingMemento(): vscode.Memento {
     update: (key: string, value: unknown) =>
       new Promise<void>((resolve) =>
         setTimeout(() => {
-          if (value === undefined) persisted.delete(key); // as globalState: undefined removes the key
+          if (value === undefined)
+            persisted.delete(key); // as globalState: undefined removes the key
           else persisted.set(key, value);
           resolve();
         }, 5),
@@ -25,8 +26,14 @@ function laggingMemento(): vscode.Memento {
 test('two assets added together are both kept, in the order added, newest first', async () => {
   const state = laggingMemento();
   const assets = new AssetList(state);
-  await Promise.all([assets.add('c', { id: '1', displayName: 'Red' }), assets.add('c', { id: '2', displayName: 'Blue', assetType: 'Decal' })]);
-  assert.deepEqual(assets.list('c'), [{ id: '2', displayName: 'Blue', assetType: 'Decal' }, { id: '1', displayName: 'Red' }]);
+  await Promise.all([
+    assets.add('c', { id: '1', displayName: 'Red' }),
+    assets.add('c', { id: '2', displayName: 'Blue', assetType: 'Decal' }),
+  ]);
+  assert.deepEqual(assets.list('c'), [
+    { id: '2', displayName: 'Blue', assetType: 'Decal' },
+    { id: '1', displayName: 'Red' },
+  ]);
   assert.deepEqual(new AssetList(state).list('c'), assets.list('c'), 'and what was persisted is the same');
 });
 

@@ -22,11 +22,23 @@ const keysOf = (f: string) => lines(f).map((l) => `${JSON.parse(l).scope}/${JSON
 
 /** Entries with exact raw values: a big integer, number spellings, whitespace, unicode keys and scopes. */
 const SAMPLE = [
-  { scope: 'global', key: 'big', raw: '{"id":12345678901234567890,"price":1.50,"e":1E5}', attributes: { tag: 'vip', n: 1 }, userIds: [1, 2] },
+  {
+    scope: 'global',
+    key: 'big',
+    raw: '{"id":12345678901234567890,"price":1.50,"e":1E5}',
+    attributes: { tag: 'vip', n: 1 },
+    userIds: [1, 2],
+  },
   { scope: 'global', key: 'ключ', raw: '"значение ✓"', attributes: {}, userIds: [] },
   { scope: 'global', key: '😀 emoji key', raw: '[1, 2,  3]', attributes: { emoji: '😀' }, userIds: [4] },
   { scope: 'season2', key: 'spaced', raw: '{ "a" : [ true , null ] }', attributes: {}, userIds: [9007199254740991] },
-  { scope: 'season2', key: 'quote"and\\slash', raw: '"a \\"quoted\\" \\\\ text"', attributes: { q: 'x"y' }, userIds: [] },
+  {
+    scope: 'season2',
+    key: 'quote"and\\slash',
+    raw: '"a \\"quoted\\" \\\\ text"',
+    attributes: { q: 'x"y' },
+    userIds: [],
+  },
   { scope: 'ünïcode', key: 'n', raw: '-0.000', attributes: {}, userIds: [] },
 ];
 
@@ -47,7 +59,12 @@ async function seed(store: string): Promise<void> {
 async function seedMany(store: string, n: number): Promise<void> {
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
-      shared.client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: `k${String(i).padStart(4, '0')}`, value: { i } }),
+      shared.client.datastores.setEntry({
+        universeId: U,
+        datastoreName: store,
+        entryKey: `k${String(i).padStart(4, '0')}`,
+        value: { i },
+      }),
     ),
   );
 }
@@ -56,15 +73,30 @@ describe('export', () => {
   it('export then import round trips several scopes, attributes, user ids, a big integer and unicode keys exactly', async () => {
     await seed('Source');
     const out = file('roundtrip.ndjson');
-    const exported = await exportDataStore(shared.client, { universeId: U, datastoreName: 'Source', allScopes: true, file: out });
+    const exported = await exportDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Source',
+      allScopes: true,
+      file: out,
+    });
     assert.deepEqual([exported.exported, exported.resumed, exported.skipped], [SAMPLE.length, 0, 0]);
     assert.equal(lines(out).length, SAMPLE.length);
     assert.match(fs.readFileSync(out, 'utf8'), /"value":\{"id":12345678901234567890,"price":1.50,"e":1E5\}/);
 
-    const imported = await importDataStore(shared.client, { universeId: U, datastoreName: 'Target', file: out, mode: 'overwrite' });
+    const imported = await importDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Target',
+      file: out,
+      mode: 'overwrite',
+    });
     assert.deepEqual([imported.written, imported.skipped, imported.failed], [SAMPLE.length, 0, 0]);
     for (const e of SAMPLE) {
-      const got = await shared.client.datastores.getEntry({ universeId: U, datastoreName: 'Target', scope: e.scope, entryKey: e.key });
+      const got = await shared.client.datastores.getEntry({
+        universeId: U,
+        datastoreName: 'Target',
+        scope: e.scope,
+        entryKey: e.key,
+      });
       assert.equal(got.raw.toString('utf8'), e.raw, `${e.scope}/${e.key}`);
       assert.deepEqual(got.attributes, e.attributes);
       assert.deepEqual(got.userIds, e.userIds);
@@ -74,9 +106,20 @@ describe('export', () => {
   it('exports one scope only when asked, each line with its version', async () => {
     await seed('Source');
     const out = file('one-scope.ndjson');
-    await exportDataStore(shared.client, { universeId: U, datastoreName: 'Source', scope: 'season2', file: out, resume: false });
+    await exportDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Source',
+      scope: 'season2',
+      file: out,
+      resume: false,
+    });
     assert.deepEqual(keysOf(out).sort(), ['season2/quote"and\\slash', 'season2/spaced']);
-    const current = await shared.client.datastores.getEntry({ universeId: U, datastoreName: 'Source', scope: 'season2', entryKey: 'spaced' });
+    const current = await shared.client.datastores.getEntry({
+      universeId: U,
+      datastoreName: 'Source',
+      scope: 'season2',
+      entryKey: 'spaced',
+    });
     assert.ok(lines(out).some((l) => JSON.parse(l).version === current.version));
   });
 
@@ -99,7 +142,12 @@ describe('export', () => {
     await fetch(`${shared.emulator.url}/_emulator/faults`, { method: 'DELETE' });
     const getsBefore = (await shared.emulator.requests({ method: 'GET', path: '/entries/entry' })).length;
 
-    const resumed = await exportDataStore(shared.client, { universeId: U, datastoreName: 'Many', file: out, pageSize: 50 });
+    const resumed = await exportDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Many',
+      file: out,
+      pageSize: 50,
+    });
     assert.equal(resumed.resumed, first.length);
     assert.equal(resumed.exported, 400 - first.length);
     const all = keysOf(out);
@@ -114,17 +162,27 @@ describe('export', () => {
     await seedMany('Ordered', 120);
     await shared.client.datastores.deleteEntry({ universeId: U, datastoreName: 'Ordered', entryKey: 'k0007' });
     const out = file('ordered.ndjson');
-    const result = await exportDataStore(shared.client, { universeId: U, datastoreName: 'Ordered', file: out, pageSize: 25 }, { concurrency: 8 });
+    const result = await exportDataStore(
+      shared.client,
+      { universeId: U, datastoreName: 'Ordered', file: out, pageSize: 25 },
+      { concurrency: 8 },
+    );
     assert.equal(result.skipped, 1, 'the deleted key is still listed but cannot be read');
     const listed: string[] = [];
-    for await (const k of shared.client.datastores.listAllEntries({ universeId: U, datastoreName: 'Ordered' })) listed.push(`${k.scope}/${k.key}`);
-    assert.deepEqual(keysOf(out), listed.filter((k) => k !== 'global/k0007'));
+    for await (const k of shared.client.datastores.listEntries({ universeId: U, datastoreName: 'Ordered' }))
+      listed.push(`${k.scope}/${k.key}`);
+    assert.deepEqual(
+      keysOf(out),
+      listed.filter((k) => k !== 'global/k0007'),
+    );
   });
 
   it('refuses to continue into a file that is not an export', async () => {
     const out = file('notes.txt');
     fs.writeFileSync(out, 'my notes\n');
-    const err = await rejection(() => exportDataStore(shared.client, { universeId: U, datastoreName: 'Many', file: out }));
+    const err = await rejection(() =>
+      exportDataStore(shared.client, { universeId: U, datastoreName: 'Many', file: out }),
+    );
     assert.match(err.message, /line 1 is not an export line/);
     assert.equal(fs.readFileSync(out, 'utf8'), 'my notes\n', 'the file is left alone');
   });
@@ -137,7 +195,8 @@ describe('export under a tiny rate limit', () => {
     const seeder = await TestEmulator.start({ dataDir: data, apiKeys: [{ key: API_KEY }] });
     const seedClient = makeClient(seeder.url).client;
     try {
-      for (let i = 0; i < 20; i++) await seedClient.datastores.setEntry({ universeId: U, datastoreName: 'Slow', entryKey: `s${i}`, value: i });
+      for (let i = 0; i < 20; i++)
+        await seedClient.datastores.setEntry({ universeId: U, datastoreName: 'Slow', entryKey: `s${i}`, value: i });
     } finally {
       await seedClient.close();
       await seeder.close();

@@ -18,7 +18,8 @@ import { TestEmulator } from './support/emulator';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]);
 /** A binary FBX header followed by filler. */
-const fbx = (fill: string): Buffer => Buffer.concat([Buffer.from('Kaydara FBX Binary  \x00\x1a\x00', 'latin1'), Buffer.from(fill)]);
+const fbx = (fill: string): Buffer =>
+  Buffer.concat([Buffer.from('Kaydara FBX Binary  \x00\x1a\x00', 'latin1'), Buffer.from(fill)]);
 const tmp = mkdtempSync(join(tmpdir(), 'client-assets-'));
 const file = (name: string, bytes: Buffer | string): string => {
   const path = join(tmp, name);
@@ -51,7 +52,10 @@ after(async () => {
 beforeEach(() => emulator.reset());
 
 async function createModel(displayName = 'Model'): Promise<string> {
-  const op = await client.assets.create({ request: request('Model', displayName), file: { path: file('m.fbx', fbx('1')) } });
+  const op = await client.assets.create({
+    request: request('Model', displayName),
+    file: { path: file('m.fbx', fbx('1')) },
+  });
   const done = await client.assets.waitForOperation(op, { initialDelayMs: 10 });
   return done.response!.assetId;
 }
@@ -77,13 +81,19 @@ describe('assets', () => {
     assert.equal(read.displayName, 'Logo');
     assert.equal(read.state, 'Active');
     const masked = await client.assets.get({ assetId: asset.assetId, readMask: 'displayName,description' });
-    assert.deepEqual([masked.assetId, masked.displayName, masked.description], [asset.assetId, 'Logo', 'made by a test']);
+    assert.deepEqual(
+      [masked.assetId, masked.displayName, masked.description],
+      [asset.assetId, 'Logo', 'made by a test'],
+    );
     const again = await client.assets.getOperation({ operationId: op.operationId });
     assert.equal(again.done, true);
   });
 
   it('an image/png whose bytes are not a PNG fails the operation with its Status', async () => {
-    const op = await client.assets.create({ request: request('Image'), file: { path: file('fake.png', 'not a png at all') } });
+    const op = await client.assets.create({
+      request: request('Image'),
+      file: { path: file('fake.png', 'not a png at all') },
+    });
     const err = await rejection(() => client.assets.waitForOperation(op, { initialDelayMs: 10 }));
     assert.ok(err instanceof OperationFailedError, String(err));
     assert.ok(err.operationStatus.message.length > 0);
@@ -104,9 +114,12 @@ describe('assets', () => {
     const content = await client.assets.update({ assetId, request: {}, file: { path: file('m2.fbx', fbx('2')) } });
     await client.assets.waitForOperation(content, { initialDelayMs: 10 });
     const versions = await client.assets.listVersions({ assetId });
-    assert.deepEqual(versions.assetVersions.map((v) => v.versionNumber), ['2', '1']);
+    assert.deepEqual(
+      versions.items.map((v) => v.versionNumber),
+      ['2', '1'],
+    );
     const paged = [];
-    for await (const v of client.assets.listAllVersions({ assetId, maxPageSize: 1 })) paged.push(v.path);
+    for await (const v of client.assets.listVersions({ assetId, maxPageSize: 1 })) paged.push(v.path);
     assert.deepEqual(paged, [`assets/${assetId}/versions/2`, `assets/${assetId}/versions/1`]);
 
     const v1 = await client.assets.getVersion({ assetId, versionNumber: 1 });
@@ -128,10 +141,15 @@ describe('assets', () => {
     await assert.rejects(client.assets.getVersion({ assetId, versionNumber: 99 }), NotFoundError);
     await assert.rejects(client.assets.getOperation({ operationId: 'no-such-operation' }), NotFoundError);
     const noName = await rejection(() =>
-      client.assets.create({ request: { ...request('Model'), displayName: '' }, file: { path: file('x.fbx', fbx('x')) } }),
+      client.assets.create({
+        request: { ...request('Model'), displayName: '' },
+        file: { path: file('x.fbx', fbx('x')) },
+      }),
     );
     assert.ok(noName instanceof InvalidArgumentError, String(noName));
-    const wrongType = await rejection(() => client.assets.create({ request: request('Audio'), file: { path: file('y.fbx', fbx('y')) } }));
+    const wrongType = await rejection(() =>
+      client.assets.create({ request: request('Audio'), file: { path: file('y.fbx', fbx('y')) } }),
+    );
     assert.ok(wrongType instanceof InvalidArgumentError, String(wrongType));
   });
 
@@ -140,7 +158,11 @@ describe('assets', () => {
     const started = Date.now();
     const polls: number[] = [];
     const err = await rejection(() =>
-      slowClient.assets.waitForOperation(op, { timeoutMs: 400, initialDelayMs: 50, onProgress: (_o: Operation, n) => polls.push(n) }),
+      slowClient.assets.waitForOperation(op, {
+        timeoutMs: 400,
+        initialDelayMs: 50,
+        onProgress: (_o: Operation, n) => polls.push(n),
+      }),
     );
     assert.ok(err instanceof OperationTimeoutError, String(err));
     assert.ok(Date.now() - started < 5_000);
@@ -152,7 +174,9 @@ describe('assets', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 150);
     const started = Date.now();
-    const err = await rejection(() => slowClient.assets.waitForOperation(op, { signal: ac.signal, initialDelayMs: 5_000 }));
+    const err = await rejection(() =>
+      slowClient.assets.waitForOperation(op, { signal: ac.signal, initialDelayMs: 5_000 }),
+    );
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 2_000);
   });

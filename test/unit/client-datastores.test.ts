@@ -55,27 +55,32 @@ describe('data stores and entries', () => {
     assert.ok(entry.createdTime && entry.versionCreatedTime);
 
     const names = [];
-    for await (const ds of client.datastores.listAllDataStores({ universeId: U, limit: 1 })) names.push(ds.name);
+    for await (const ds of client.datastores.listDataStores({ universeId: U, limit: 1 })) names.push(ds.name);
     assert.deepEqual(names.sort(), ['Inventory', 'Other']);
     const page = await client.datastores.listDataStores({ universeId: U, prefix: 'Inv' });
-    assert.deepEqual(page.datastores.map((d) => d.name), ['Inventory']);
+    assert.deepEqual(
+      page.items.map((d) => d.name),
+      ['Inventory'],
+    );
   });
 
   it('pages through 1,000 keys in small pages, each exactly once', async () => {
     const keys = Array.from({ length: 1000 }, (_, i) => `key-${String(i).padStart(4, '0')}`);
     for (let i = 0; i < keys.length; i += 50) {
-      await Promise.all(keys.slice(i, i + 50).map((entryKey) => client.datastores.setEntry({ ...store, entryKey, value: 1 })));
+      await Promise.all(
+        keys.slice(i, i + 50).map((entryKey) => client.datastores.setEntry({ ...store, entryKey, value: 1 })),
+      );
     }
     const seen: string[] = [];
-    for await (const k of client.datastores.listAllEntries({ ...store, limit: 37 })) {
+    for await (const k of client.datastores.listEntries({ ...store, limit: 37 })) {
       assert.equal(k.scope, 'global');
       seen.push(k.key);
     }
     assert.equal(seen.length, 1000);
     assert.deepEqual([...seen].sort(), keys);
     const first = await client.datastores.listEntries({ ...store, limit: 37 });
-    assert.equal(first.keys.length, 37);
-    assert.ok(first.nextPageCursor);
+    assert.equal(first.items.length, 37);
+    assert.ok(first.next);
   });
 
   it('lists keys by prefix and across scopes, each keeping its scope', async () => {
@@ -83,9 +88,9 @@ describe('data stores and entries', () => {
     await client.datastores.setEntry({ ...store, scope: 'special', entryKey: 'User_2', value: 2 });
     await client.datastores.setEntry({ ...store, entryKey: 'Other', value: 3 });
     const global = await client.datastores.listEntries({ ...store, prefix: 'User_' });
-    assert.deepEqual(global.keys, [{ scope: 'global', key: 'User_1' }]);
+    assert.deepEqual(global.items, [{ scope: 'global', key: 'User_1' }]);
     const all = [];
-    for await (const k of client.datastores.listAllEntries({ ...store, allScopes: true })) all.push(`${k.scope}:${k.key}`);
+    for await (const k of client.datastores.listEntries({ ...store, allScopes: true })) all.push(`${k.scope}:${k.key}`);
     assert.deepEqual(all.sort(), ['global:Other', 'global:User_1', 'special:User_2']);
   });
 
@@ -101,19 +106,36 @@ describe('data stores and entries', () => {
 
   it('matchVersion and exclusiveCreate conflicts are 412 with the current entry', async () => {
     const v1 = await client.datastores.setEntry({ ...store, entryKey: 'k', value: 1, userIds: [7] });
-    const v2 = await client.datastores.setEntry({ ...store, entryKey: 'k', value: 2, matchVersion: v1.version, userIds: [7] });
+    const v2 = await client.datastores.setEntry({
+      ...store,
+      entryKey: 'k',
+      value: 2,
+      matchVersion: v1.version,
+      userIds: [7],
+    });
     assert.notEqual(v2.version, v1.version);
 
-    const stale = await rejection(() => client.datastores.setEntry({ ...store, entryKey: 'k', value: 3, matchVersion: v1.version }));
+    const stale = await rejection(() =>
+      client.datastores.setEntry({ ...store, entryKey: 'k', value: 3, matchVersion: v1.version }),
+    );
     assert.ok(stale instanceof PreconditionFailedError, String(stale));
     assert.equal(stale.status, 412);
     assert.equal(stale.current?.version, v2.version);
     assert.deepEqual(stale.current?.userIds, [7]);
 
-    const exists = await rejection(() => client.datastores.setEntry({ ...store, entryKey: 'k', value: 3, exclusiveCreate: true }));
+    const exists = await rejection(() =>
+      client.datastores.setEntry({ ...store, entryKey: 'k', value: 3, exclusiveCreate: true }),
+    );
     assert.ok(exists instanceof PreconditionFailedError);
     await assertInvalid(
-      () => client.datastores.setEntry({ ...store, entryKey: 'k', value: 3, exclusiveCreate: true, matchVersion: v2.version }),
+      () =>
+        client.datastores.setEntry({
+          ...store,
+          entryKey: 'k',
+          value: 3,
+          exclusiveCreate: true,
+          matchVersion: v2.version,
+        }),
       'ExclusiveCreateAndMatchVersionCannotBeSet',
     );
     const created = await client.datastores.setEntry({ ...store, entryKey: 'new', value: 0, exclusiveCreate: true });
@@ -138,26 +160,35 @@ describe('data stores and entries', () => {
   });
 
   it('increment creates, adds, and refuses a non-number', async () => {
-    const created = await client.datastores.incrementEntry({ ...store, entryKey: 'count', incrementBy: 5, userIds: [3] });
+    const created = await client.datastores.incrementEntry({
+      ...store,
+      entryKey: 'count',
+      incrementBy: 5,
+      userIds: [3],
+    });
     assert.equal(created.value, 5);
     assert.deepEqual(created.userIds, [3]);
     const next = await client.datastores.incrementEntry({ ...store, entryKey: 'count', incrementBy: -2 });
     assert.equal(next.value, 3);
     assert.notEqual(next.version, created.version);
     await client.datastores.setEntry({ ...store, entryKey: 'text', value: 'abc' });
-    await assertInvalid(() => client.datastores.incrementEntry({ ...store, entryKey: 'text', incrementBy: 1 }), 'ExistingValueNotNumeric');
+    await assertInvalid(
+      () => client.datastores.incrementEntry({ ...store, entryKey: 'text', incrementBy: 1 }),
+      'ExistingValueNotNumeric',
+    );
   });
 
   it('versions: list in both orders, page through, read one', async () => {
     const written: string[] = [];
-    for (let i = 0; i < 5; i++) written.push((await client.datastores.setEntry({ ...store, entryKey: 'k', value: i })).version);
+    for (let i = 0; i < 5; i++)
+      written.push((await client.datastores.setEntry({ ...store, entryKey: 'k', value: i })).version);
     await client.datastores.deleteEntry({ ...store, entryKey: 'k' });
     const asc = [];
-    for await (const v of client.datastores.listAllEntryVersions({ ...store, entryKey: 'k', limit: 2 })) asc.push(v);
+    for await (const v of client.datastores.listEntryVersions({ ...store, entryKey: 'k', limit: 2 })) asc.push(v);
     assert.ok(asc.length >= 2, 'at least the latest write and the tombstone are kept');
     assert.equal(asc.at(-1)?.deleted, true);
     const desc = await client.datastores.listEntryVersions({ ...store, entryKey: 'k', sortOrder: 'Descending' });
-    assert.equal(desc.versions[0].version, asc.at(-1)?.version);
+    assert.equal(desc.items[0].version, asc.at(-1)?.version);
     assert.ok(asc.some((v) => v.version === written[4]));
 
     const old = await client.datastores.getEntryVersion({ ...store, entryKey: 'k', versionId: written[4] });
@@ -165,7 +196,9 @@ describe('data stores and entries', () => {
     assert.equal(old.version, written[4]);
 
     const other = await client.datastores.setEntry({ ...store, entryKey: 'other', value: 1 });
-    const err = await rejection(() => client.datastores.getEntryVersion({ ...store, entryKey: 'k', versionId: other.version }));
+    const err = await rejection(() =>
+      client.datastores.getEntryVersion({ ...store, entryKey: 'k', versionId: other.version }),
+    );
     assert.ok(err instanceof NotFoundError, String(err));
     assert.equal(err.code, 'VersionNotFound');
   });
@@ -179,19 +212,28 @@ describe('hostile inputs get the documented errors, never a 500', () => {
       await client.datastores.setEntry({ ...at, value: name });
       assert.equal((await client.datastores.getEntry(at)).value, name);
       const listed = await client.datastores.listEntries({ universeId: U, datastoreName: name, scope: name });
-      assert.deepEqual(listed.keys, [{ scope: name, key: name }]);
+      assert.deepEqual(listed.items, [{ scope: name, key: name }]);
     }
   });
 
   it('50-byte keys, names and scopes pass; 51 bytes are refused', async () => {
     const fifty = 'é'.repeat(25);
     await client.datastores.setEntry({ universeId: U, datastoreName: fifty, scope: fifty, entryKey: fifty, value: 1 });
-    assert.equal((await client.datastores.getEntry({ universeId: U, datastoreName: fifty, scope: fifty, entryKey: fifty })).value, 1);
+    assert.equal(
+      (await client.datastores.getEntry({ universeId: U, datastoreName: fifty, scope: fifty, entryKey: fifty })).value,
+      1,
+    );
     const long = `${fifty}x`;
     await assertInvalid(() => client.datastores.setEntry({ ...store, entryKey: long, value: 1 }), 'InvalidEntryKey');
     await assertInvalid(() => client.datastores.getEntry({ ...store, entryKey: long }), 'InvalidEntryKey');
-    await assertInvalid(() => client.datastores.setEntry({ universeId: U, datastoreName: long, entryKey: 'k', value: 1 }), 'InvalidDataStoreName');
-    await assertInvalid(() => client.datastores.setEntry({ ...store, scope: long, entryKey: 'k', value: 1 }), 'InvalidDataStoreScope');
+    await assertInvalid(
+      () => client.datastores.setEntry({ universeId: U, datastoreName: long, entryKey: 'k', value: 1 }),
+      'InvalidDataStoreName',
+    );
+    await assertInvalid(
+      () => client.datastores.setEntry({ ...store, scope: long, entryKey: 'k', value: 1 }),
+      'InvalidDataStoreScope',
+    );
     await assertInvalid(() => client.datastores.setEntry({ ...store, entryKey: '', value: 1 }), 'InvalidEntryKey');
   });
 
@@ -201,7 +243,10 @@ describe('hostile inputs get the documented errors, never a 500', () => {
     await client.datastores.setEntry({ ...store, entryKey: 'big', raw });
     const entry = await client.datastores.getEntry({ ...store, entryKey: 'big' });
     assert.equal(entry.raw.length, max);
-    await assertInvalid(() => client.datastores.setEntry({ ...store, entryKey: 'big', raw: `"${'a'.repeat(max - 1)}"` }), 'ContentTooBig');
+    await assertInvalid(
+      () => client.datastores.setEntry({ ...store, entryKey: 'big', raw: `"${'a'.repeat(max - 1)}"` }),
+      'ContentTooBig',
+    );
   });
 
   it('raw bodies that are not JSON are ContentNotJson', async () => {

@@ -42,7 +42,8 @@ async function setup(handler: Parameters<typeof startFixture>[0], overrides = {}
 
 const entryHeaders = { 'platform-entry-version': 'v1', 'content-type': 'application/json' };
 const okEntry = (res: import('node:http').ServerResponse) => sendJson(res, 200, { a: 1 }, entryHeaders);
-const unavailable = (res: import('node:http').ServerResponse) => sendJson(res, 503, { code: 'UNAVAILABLE', message: 'down' });
+const unavailable = (res: import('node:http').ServerResponse) =>
+  sendJson(res, 503, { code: 'UNAVAILABLE', message: 'down' });
 
 describe('retries', () => {
   it('retries a GET on 429 only after the retry-after pause (seconds)', async () => {
@@ -73,9 +74,10 @@ describe('retries', () => {
 
   it('retries a GET on 500, 502, 503 and 504', async () => {
     const statuses = [500, 502, 503, 504];
-    const { fixture, client } = await setup((_r, res, i) =>
-      i < statuses.length ? sendJson(res, statuses[i], { message: 'x' }) : okEntry(res)
-    , { retry: { maxAttempts: 5, baseDelayMs: 5, maxDelayMs: 20 } });
+    const { fixture, client } = await setup(
+      (_r, res, i) => (i < statuses.length ? sendJson(res, statuses[i], { message: 'x' }) : okEntry(res)),
+      { retry: { maxAttempts: 5, baseDelayMs: 5, maxDelayMs: 20 } },
+    );
     await client.datastores.getEntry(ENTRY);
     assert.equal(fixture.seen.length, 5);
   });
@@ -86,7 +88,10 @@ describe('retries', () => {
     assert.ok(err instanceof ServerError);
     assert.equal(err.status, 503);
     assert.equal(fixture.seen.length, 4);
-    assert.deepEqual(logs.map((l) => l.attempt), [1, 2, 3, 4]);
+    assert.deepEqual(
+      logs.map((l) => l.attempt),
+      [1, 2, 3, 4],
+    );
   });
 
   for (const [name, call] of [
@@ -96,14 +101,23 @@ describe('retries', () => {
       'asset create',
       (c: OpenApiClient) =>
         c.assets.create({
-          request: { assetType: 'Model', displayName: 'x', description: '', creationContext: { creator: { userId: 1 } } },
+          request: {
+            assetType: 'Model',
+            displayName: 'x',
+            description: '',
+            creationContext: { creator: { userId: 1 } },
+          },
           file: { stream: Readable.from([Buffer.from('abc')]), contentType: 'model/fbx', filename: 'a.fbx' },
         }),
     ],
     [
       'asset update with a file',
       (c: OpenApiClient) =>
-        c.assets.update({ assetId: 5, request: {}, file: { stream: Readable.from([Buffer.from('x')]), contentType: 'model/fbx', filename: 'a.fbx' } }),
+        c.assets.update({
+          assetId: 5,
+          request: {},
+          file: { stream: Readable.from([Buffer.from('x')]), contentType: 'model/fbx', filename: 'a.fbx' },
+        }),
     ],
   ] as const) {
     it(`never repeats ${name} on 503`, async () => {
@@ -115,9 +129,10 @@ describe('retries', () => {
   }
 
   it('does not repeat a POST rollback on 500 but does on 503', async () => {
-    const { fixture, client } = await setup((_r, res, i) =>
-      i === 0 ? sendJson(res, 500, { message: 'boom' }) : sendJson(res, 503, { message: 'x' })
-    , { retry: { maxAttempts: 2, baseDelayMs: 5 } });
+    const { fixture, client } = await setup(
+      (_r, res, i) => (i === 0 ? sendJson(res, 500, { message: 'boom' }) : sendJson(res, 503, { message: 'x' })),
+      { retry: { maxAttempts: 2, baseDelayMs: 5 } },
+    );
     await assert.rejects(client.assets.rollback({ assetId: 1, versionNumber: 1 }), ServerError);
     assert.equal(fixture.seen.length, 1);
     await assert.rejects(client.assets.rollback({ assetId: 1, versionNumber: 1 }), ServerError);
@@ -126,7 +141,9 @@ describe('retries', () => {
 
   it('retries a set with matchVersion', async () => {
     const { fixture, client } = await setup((_r, res, i) =>
-      i === 0 ? unavailable(res) : sendJson(res, 200, { version: 'v2', deleted: false, contentLength: 1, createdTime: 't' }),
+      i === 0
+        ? unavailable(res)
+        : sendJson(res, 200, { version: 'v2', deleted: false, contentLength: 1, createdTime: 't' }),
     );
     const v = await client.datastores.setEntry({ ...ENTRY, value: 1, matchVersion: 'v1' });
     assert.equal(v.version, 'v2');
@@ -223,7 +240,9 @@ describe('connection failures, timeouts and abort', () => {
   it('one signal for many requests: one listener on it, and an abort cancels every request in flight', async () => {
     const { fixture } = await setup(() => undefined);
     const ac = new AbortController();
-    const calls = Array.from({ length: 20 }, (_, i) => rejection(() => client!.datastores.getEntry({ ...ENTRY, entryKey: `k${i}` }, { signal: ac.signal })));
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      rejection(() => client!.datastores.getEntry({ ...ENTRY, entryKey: `k${i}` }, { signal: ac.signal })),
+    );
     await until(() => fixture.seen.length === 16); // the transport's connections per origin
     assert.equal(getEventListeners(ac.signal, 'abort').length, 1);
     ac.abort();
@@ -246,21 +265,57 @@ describe('connection failures, timeouts and abort', () => {
 });
 
 describe('typed errors from every body family', () => {
-  const cases: [string, number, unknown, Function, string | undefined, RegExp][] = [
+  const cases: [string, number, unknown, abstract new (...args: never[]) => Error, string | undefined, RegExp][] = [
     [
       'data stores',
       404,
-      { error: 'NOT_FOUND', message: 'Entry not found in the datastore.', errorDetails: [{ errorDetailType: 'DatastoreErrorInfo', datastoreErrorCode: 'EntryNotFound' }] },
+      {
+        error: 'NOT_FOUND',
+        message: 'Entry not found in the datastore.',
+        errorDetails: [{ errorDetailType: 'DatastoreErrorInfo', datastoreErrorCode: 'EntryNotFound' }],
+      },
       NotFoundError,
       'EntryNotFound',
       /^Entry not found in the datastore\. \(404 EntryNotFound\)$/,
     ],
-    ['cloud v2', 400, { code: 'INVALID_ARGUMENT', message: 'Invalid User ID in the request.', details: [] }, InvalidArgumentError, 'INVALID_ARGUMENT', /Invalid User ID/],
-    ['gateway', 401, { errors: [{ code: 0, message: 'Invalid API Key' }] }, AuthError, '0', /Invalid API Key \(401 0\)/],
+    [
+      'cloud v2',
+      400,
+      { code: 'INVALID_ARGUMENT', message: 'Invalid User ID in the request.', details: [] },
+      InvalidArgumentError,
+      'INVALID_ARGUMENT',
+      /Invalid User ID/,
+    ],
+    [
+      'gateway',
+      401,
+      { errors: [{ code: 0, message: 'Invalid API Key' }] },
+      AuthError,
+      '0',
+      /Invalid API Key \(401 0\)/,
+    ],
     ['assets', 403, { code: 7, message: 'Not allowed' }, PermissionDeniedError, '7', /Not allowed \(403 7\)/],
-    ['cloud v2 conflict', 409, { code: 'ABORTED', message: 'Aborted.' }, ConflictError, 'ABORTED', /^Aborted\. \(409 ABORTED\)$/],
+    [
+      'cloud v2 conflict',
+      409,
+      { code: 'ABORTED', message: 'Aborted.' },
+      ConflictError,
+      'ABORTED',
+      /^Aborted\. \(409 ABORTED\)$/,
+    ],
     ['an unmapped status', 418, { message: 'teapot' }, ApiError, undefined, /^teapot \(418\)$/],
-    ['ASP.NET validation', 400, { errors: { Request: ['The request field is required.'] }, title: 'One or more validation errors occurred.', status: 400 }, InvalidArgumentError, undefined, /validation errors occurred\. Request: The request field is required\. \(400\)/],
+    [
+      'ASP.NET validation',
+      400,
+      {
+        errors: { Request: ['The request field is required.'] },
+        title: 'One or more validation errors occurred.',
+        status: 400,
+      },
+      InvalidArgumentError,
+      undefined,
+      /validation errors occurred\. Request: The request field is required\. \(400\)/,
+    ],
   ];
   for (const [family, status, body, Class, code, message] of cases) {
     it(family, async () => {
@@ -274,10 +329,13 @@ describe('typed errors from every body family', () => {
   }
 
   it('a body that is not JSON', async () => {
-    await setup((_r, res) => {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html>Bad gateway</html>');
-    }, { retry: { maxAttempts: 1 } });
+    await setup(
+      (_r, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html>Bad gateway</html>');
+      },
+      { retry: { maxAttempts: 1 } },
+    );
     const err = await rejection(() => client!.datastores.getEntry(ENTRY));
     assert.ok(err instanceof ServerError);
     assert.match(err.message, /Bad gateway.*\(502\)/);
@@ -291,7 +349,13 @@ describe('typed errors from every body family', () => {
   });
 
   it('entry metadata: user ids sent as strings are read as numbers', async () => {
-    await setup((_r, res) => sendJson(res, 200, 1, { ...entryHeaders, 'platform-entry-userids': '["12", 34]', 'platform-entry-attributes': '{"a":[1]}' }));
+    await setup((_r, res) =>
+      sendJson(res, 200, 1, {
+        ...entryHeaders,
+        'platform-entry-userids': '["12", 34]',
+        'platform-entry-attributes': '{"a":[1]}',
+      }),
+    );
     const entry = await client!.datastores.getEntry(ENTRY);
     assert.deepEqual([entry.userIds, entry.attributes], [[12, 34], { a: [1] }]);
   });
@@ -325,7 +389,11 @@ describe('typed errors from every body family', () => {
     );
     const err = await rejection(() => client!.datastores.setEntry({ ...ENTRY, value: 1, matchVersion: 'v1' }));
     assert.ok(err instanceof PreconditionFailedError);
-    assert.match(err.message, /^The entry has changed or already exists .*\(412\)$/, 'the current value in the body is no message');
+    assert.match(
+      err.message,
+      /^The entry has changed or already exists .*\(412\)$/,
+      'the current value in the body is no message',
+    );
     assert.deepEqual(err.current, {
       version: 'v9',
       createdTime: '2024-01-01T00:00:00Z',
@@ -340,7 +408,12 @@ describe('typed errors from every body family', () => {
 describe('rate limits, logs and the API key', () => {
   it('exposes the latest x-ratelimit-* figures', async () => {
     await setup((_r, res) =>
-      sendJson(res, 200, { datastores: [] }, { 'x-ratelimit-limit': '300, 300;w=60', 'x-ratelimit-remaining': '299', 'x-ratelimit-reset': '42' }),
+      sendJson(
+        res,
+        200,
+        { datastores: [] },
+        { 'x-ratelimit-limit': '300, 300;w=60', 'x-ratelimit-remaining': '299', 'x-ratelimit-reset': '42' },
+      ),
     );
     const before = client!.rateLimit;
     assert.equal(before, undefined);

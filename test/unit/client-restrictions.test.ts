@@ -29,7 +29,13 @@ after(async () => {
 });
 beforeEach(() => emulator.reset());
 
-const ban = { active: true, duration: '3600s', privateReason: 'cheating', displayReason: 'Rule 3', excludeAltAccounts: false };
+const ban = {
+  active: true,
+  duration: '3600s',
+  privateReason: 'cheating',
+  displayReason: 'Rule 3',
+  excludeAltAccounts: false,
+};
 
 describe('user restrictions', () => {
   it('a never-restricted user reads as an inactive default', async () => {
@@ -59,18 +65,31 @@ describe('user restrictions', () => {
   });
 
   it('permanent and numeric-duration bans; a place inherits a universe ban', async () => {
-    const permanent = await client.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: { ...ban, duration: undefined } });
+    const permanent = await client.restrictions.update({
+      universeId: U,
+      userId: 1,
+      gameJoinRestriction: { ...ban, duration: undefined },
+    });
     assert.equal(permanent.gameJoinRestriction.duration, undefined);
-    const timed = await client.restrictions.update({ universeId: U, userId: 2, gameJoinRestriction: { ...ban, duration: 60 } });
+    const timed = await client.restrictions.update({
+      universeId: U,
+      userId: 2,
+      gameJoinRestriction: { ...ban, duration: 60 },
+    });
     assert.equal(timed.gameJoinRestriction.duration, '60s');
 
-    const placeBan = await client.restrictions.update({ universeId: U, placeId: PLACE, userId: 3, gameJoinRestriction: ban });
+    const placeBan = await client.restrictions.update({
+      universeId: U,
+      placeId: PLACE,
+      userId: 3,
+      gameJoinRestriction: ban,
+    });
     assert.equal(placeBan.path, `universes/${U}/places/${PLACE}/user-restrictions/3`);
     const inherited = await client.restrictions.get({ universeId: U, placeId: PLACE, userId: 1 });
     assert.equal(inherited.gameJoinRestriction.active, true);
     assert.equal(inherited.gameJoinRestriction.inherited, true);
     const placeList = await client.restrictions.list({ universeId: U, placeId: PLACE });
-    assert.ok(placeList.userRestrictions.some((r) => r.user === 'users/3'));
+    assert.ok(placeList.items.some((r) => r.user === 'users/3'));
   });
 
   it('lists every restricted user across pages exactly once', async () => {
@@ -78,10 +97,10 @@ describe('user restrictions', () => {
       await client.restrictions.update({ universeId: U, userId: id, gameJoinRestriction: ban });
     }
     const page = await client.restrictions.list({ universeId: U, maxPageSize: 10 });
-    assert.equal(page.userRestrictions.length, 10);
-    assert.ok(page.nextPageToken);
+    assert.equal(page.items.length, 10);
+    assert.ok(page.next);
     const users = [];
-    for await (const r of client.restrictions.listAll({ universeId: U, maxPageSize: 7 })) users.push(r.user);
+    for await (const r of client.restrictions.list({ universeId: U, maxPageSize: 7 })) users.push(r.user);
     assert.equal(users.length, 25);
     assert.equal(new Set(users).size, 25);
   });
@@ -91,18 +110,21 @@ describe('user restrictions', () => {
     await client.restrictions.update({ universeId: U, userId: 5, gameJoinRestriction: { active: false } });
     await client.restrictions.update({ universeId: U, placeId: PLACE, userId: 6, gameJoinRestriction: ban });
     const forUser = await client.restrictions.listLogs({ universeId: U, user: 5 });
-    assert.equal(forUser.logs.length, 2);
-    for (const log of forUser.logs) {
+    assert.equal(forUser.items.length, 2);
+    for (const log of forUser.items) {
       assert.equal(log.user, 'users/5');
       assert.equal(log.place, '');
       assert.equal(log.moderator.platformUser, 'users/900');
     }
     const forPlace = await client.restrictions.listLogs({ universeId: U, place: PLACE });
-    assert.deepEqual(forPlace.logs.map((l) => [l.user, l.place]), [['users/6', `places/${PLACE}`]]);
+    assert.deepEqual(
+      forPlace.items.map((l) => [l.user, l.place]),
+      [['users/6', `places/${PLACE}`]],
+    );
     const both = await client.restrictions.listLogs({ universeId: U, user: 'users/6', place: `places/${PLACE}` });
-    assert.equal(both.logs.length, 1);
+    assert.equal(both.items.length, 1);
     const all = [];
-    for await (const log of client.restrictions.listAllLogs({ universeId: U, maxPageSize: 1 })) all.push(log);
+    for await (const log of client.restrictions.listLogs({ universeId: U, maxPageSize: 1 })) all.push(log);
     assert.equal(all.length, 3);
   });
 
@@ -110,25 +132,41 @@ describe('user restrictions', () => {
     const idempotencyKey = { key: randomUUID(), firstSent: new Date().toISOString() };
     await client.restrictions.update({ universeId: U, userId: 8, gameJoinRestriction: ban, idempotencyKey });
     await client.restrictions.update({ universeId: U, userId: 8, gameJoinRestriction: ban, idempotencyKey });
-    const { logs } = await client.restrictions.listLogs({ universeId: U, user: 8 });
+    const { items: logs } = await client.restrictions.listLogs({ universeId: U, user: 8 });
     assert.equal(logs.length, 1);
   });
 
   it('a PATCH answered 503 is retried with its key, leaving one log entry', async () => {
-    await emulator.fault({ method: 'PATCH', path: '/user-restrictions/9', status: 503, body: '{"code":"UNAVAILABLE","message":"try later"}' });
+    await emulator.fault({
+      method: 'PATCH',
+      path: '/user-restrictions/9',
+      status: 503,
+      body: '{"code":"UNAVAILABLE","message":"try later"}',
+    });
     const r = await client.restrictions.update({ universeId: U, userId: 9, gameJoinRestriction: ban });
     assert.equal(r.gameJoinRestriction.active, true);
     assert.equal((await emulator.requests({ method: 'PATCH' })).length, 2);
-    const { logs } = await client.restrictions.listLogs({ universeId: U, user: 9 });
+    const { items: logs } = await client.restrictions.listLogs({ universeId: U, user: 9 });
     assert.equal(logs.length, 1);
   });
 
   it('invalid input is INVALID_ARGUMENT, never a 500', async () => {
     const cases = [
-      () => client.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: ban, updateMask: 'gameJoinRestriction.active' }),
+      () =>
+        client.restrictions.update({
+          universeId: U,
+          userId: 1,
+          gameJoinRestriction: ban,
+          updateMask: 'gameJoinRestriction.active',
+        }),
       () => client.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: { ...ban, duration: '1.5s' } }),
       () => client.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: { ...ban, duration: '0s' } }),
-      () => client.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: { ...ban, displayReason: 'x'.repeat(401) } }),
+      () =>
+        client.restrictions.update({
+          universeId: U,
+          userId: 1,
+          gameJoinRestriction: { ...ban, displayReason: 'x'.repeat(401) },
+        }),
       () => client.restrictions.get({ universeId: U, userId: 'not-a-user' }),
       () => client.restrictions.get({ universeId: U, userId: '..' }),
       () => client.restrictions.list({ universeId: U, pageToken: 'garbage-token' }),
@@ -145,7 +183,9 @@ describe('user restrictions', () => {
     const other = makeClient(emulator.url, { apiKey: OTHER_UNIVERSE_KEY }).client;
     try {
       await reader.restrictions.get({ universeId: U, userId: 1 });
-      const denied = await rejection(() => reader.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: ban }));
+      const denied = await rejection(() =>
+        reader.restrictions.update({ universeId: U, userId: 1, gameJoinRestriction: ban }),
+      );
       assert.ok(denied instanceof PermissionDeniedError, String(denied));
       assert.equal(denied.code, 'PERMISSION_DENIED');
       assert.ok(!everything(denied).includes(READ_ONLY_KEY));

@@ -75,7 +75,13 @@ describe('encoding', () => {
 describe('data store requests', () => {
   it('setEntry sends the exact raw bytes with content-md5, metadata headers and preconditions', async () => {
     const raw = '{ "name" : "Zoë",\n  "n": 1.50 }';
-    const { fixture, client } = await answer({ version: 'v2', deleted: false, contentLength: 3, createdTime: 't', objectCreatedTime: 't' });
+    const { fixture, client } = await answer({
+      version: 'v2',
+      deleted: false,
+      contentLength: 3,
+      createdTime: 't',
+      objectCreatedTime: 't',
+    });
     const v = await client.datastores.setEntry({
       ...ENTRY,
       raw,
@@ -177,21 +183,19 @@ describe('both spellings of every response', () => {
       { datastores: [] },
     ];
     const { client } = await setup((_r, res, i) => sendJson(res, 200, bodies[i]));
-    assert.deepEqual(await client.datastores.listDataStores({ universeId: 1 }), {
-      datastores: [{ name: 'a', createdTime: 't' }],
-      nextPageCursor: 'c1',
-    });
-    assert.deepEqual(await client.datastores.listDataStores({ universeId: 1 }), {
-      datastores: [{ name: 'b', createdTime: undefined }],
-      nextPageCursor: undefined,
-    });
-    for (let i = 0; i < 2; i++) assert.equal((await client.datastores.listDataStores({ universeId: 1 })).nextPageCursor, undefined);
+    const page = async () => {
+      const { items, next } = await client.datastores.listDataStores({ universeId: 1 });
+      return { items, next };
+    };
+    assert.deepEqual(await page(), { items: [{ name: 'a', createdTime: 't' }], next: 'c1' });
+    assert.deepEqual(await page(), { items: [{ name: 'b', createdTime: undefined }], next: undefined });
+    for (let i = 0; i < 2; i++) assert.equal((await page()).next, undefined);
   });
 
   it('keys as objects or bare strings', async () => {
     const { client } = await answer({ keys: [{ scope: 's1', key: 'a' }, { key: 'b' }, 'c'], nextPageCursor: '' });
     const page = await client.datastores.listEntries({ ...ENTRY, scope: 'mine' });
-    assert.deepEqual(page.keys, [
+    assert.deepEqual(page.items, [
       { scope: 's1', key: 'a' },
       { scope: 'mine', key: 'b' },
       { scope: 'mine', key: 'c' },
@@ -221,8 +225,8 @@ describe('both spellings of every response', () => {
         { ...log, user: 'users/157', place: '', moderator: { gameServerScript: {} } },
       ],
     });
-    const { logs, nextPageToken } = await client.restrictions.listLogs({ universeId: 1 });
-    assert.equal(nextPageToken, undefined);
+    const { items: logs, next } = await client.restrictions.listLogs({ universeId: 1 });
+    assert.equal(next, undefined);
     assert.deepEqual(
       logs.map((l) => [l.user, l.place, l.moderator.platformUser]),
       [
@@ -257,7 +261,11 @@ describe('both spellings of every response', () => {
     );
     const op = await client.assets.getOperation({ operationId: 'abc' });
     assert.deepEqual([op.done, op.operationId], [false, 'abc']);
-    const updated = await client.assets.update({ assetId: 9, request: { displayName: 'new' }, updateMask: 'displayName' });
+    const updated = await client.assets.update({
+      assetId: 9,
+      request: { displayName: 'new' },
+      updateMask: 'displayName',
+    });
     assert.equal(updated.done, true);
     assert.equal(updated.response?.assetId, '9');
   });
@@ -265,10 +273,14 @@ describe('both spellings of every response', () => {
   it('asset versions as a wrapper or a bare array', async () => {
     const v = (n: number) => ({ path: `assets/9/versions/${n}`, moderationResult: { moderationState: 'Reviewing' } });
     const { client } = await setup((_r, res, i) =>
-      sendJson(res, 200, [{ assetVersions: [v(3)], nextPageToken: 't' }, { assetVersions: [v(2)], nextPageCursor: 'u' }, [v(1)]][i]),
+      sendJson(
+        res,
+        200,
+        [{ assetVersions: [v(3)], nextPageToken: 't' }, { assetVersions: [v(2)], nextPageCursor: 'u' }, [v(1)]][i],
+      ),
     );
     const all = [];
-    for await (const version of client.assets.listAllVersions({ assetId: 9 })) all.push(version.versionNumber);
+    for await (const version of client.assets.listVersions({ assetId: 9 })) all.push(version.versionNumber);
     assert.deepEqual(all, ['3', '2', '1']);
   });
 });
@@ -286,7 +298,12 @@ describe('asset uploads', () => {
     assert.deepEqual(assetTypesFor('x.zip'), []);
   });
 
-  const request = { assetType: 'Decal', displayName: 'd', description: '', creationContext: { creator: { userId: 1 } } };
+  const request = {
+    assetType: 'Decal',
+    displayName: 'd',
+    description: '',
+    creationContext: { creator: { userId: 1 } },
+  };
 
   it('create streams a file from disk as multipart with an exact content-length', async () => {
     const file = join(tmp, 'pic.png');
@@ -313,7 +330,11 @@ describe('asset uploads', () => {
         yield Buffer.from('def');
       })(),
     );
-    await client.assets.update({ assetId: 12, request: {}, file: { stream, contentType: 'model/fbx', filename: 'm.fbx' } });
+    await client.assets.update({
+      assetId: 12,
+      request: {},
+      file: { stream, contentType: 'model/fbx', filename: 'm.fbx' },
+    });
     const req = fixture.seen[0];
     assert.equal(req.method, 'PATCH');
     assert.equal(req.headers['transfer-encoding'], 'chunked');

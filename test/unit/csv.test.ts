@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { csvField, toCsv } from '../../src/csv';
+import { csvField, toCsv } from '../../src/restrictions/csv';
 import { parseCsv } from './support/csv';
 
 test('plain fields are left as they are; empty values are empty fields', () => {
@@ -23,7 +23,13 @@ test('commas, double quotes and line breaks are quoted, with quotes doubled', ()
 });
 
 test('toCsv writes the header and every row with CRLF line ends', () => {
-  const csv = toCsv(['Time', 'Reason'], [['2024-01-01T00:00:00Z', 'a, "b"'], ['t2', 'two\nlines']]);
+  const csv = toCsv(
+    ['Time', 'Reason'],
+    [
+      ['2024-01-01T00:00:00Z', 'a, "b"'],
+      ['t2', 'two\nlines'],
+    ],
+  );
   assert.equal(csv, 'Time,Reason\r\n2024-01-01T00:00:00Z,"a, ""b"""\r\nt2,"two\nlines"\r\n');
   assert.equal(toCsv(['Only', 'Header'], []), 'Only,Header\r\n');
 });

@@ -10,7 +10,7 @@ import {
   fromServiceDuration,
   parseDuration,
   toServiceDuration,
-} from '../../src/duration';
+} from '../../src/restrictions/duration';
 
 test('parseDuration reads a number and a unit, and combinations of them, as whole seconds', () => {
   assert.equal(parseDuration('90m'), 5400);
@@ -59,7 +59,13 @@ test('checkDuration is the message of parseDuration, or undefined', () => {
 test('presets are whole seconds within the limit, and one is permanent', () => {
   assert.deepEqual(
     DURATION_PRESETS.map((p) => [p.label, p.seconds]),
-    [['1 hour', 3600], ['1 day', 86400], ['7 days', 604800], ['30 days', 2592000], ['Permanent', undefined]],
+    [
+      ['1 hour', 3600],
+      ['1 day', 86400],
+      ['7 days', 604800],
+      ['30 days', 2592000],
+      ['Permanent', undefined],
+    ],
   );
 });
 
@@ -81,7 +87,8 @@ test('formatDuration writes the largest units first and leaves zero parts out', 
   assert.equal(formatDuration(93784), '1d 2h 3m 4s');
   assert.equal(formatDuration(MAX_DURATION_SECONDS), '3652500d');
   // What it writes reads back.
-  for (const s of [1, 59, 61, 5400, 93784, 604800, MAX_DURATION_SECONDS]) assert.equal(parseDuration(formatDuration(s)), s);
+  for (const s of [1, 59, 61, 5400, 93784, 604800, MAX_DURATION_SECONDS])
+    assert.equal(parseDuration(formatDuration(s)), s);
 });
 
 test('formatDuration with a unit count approximates from the largest unit used', () => {

@@ -1,8 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { entryPath, escapeSegment, parseEntryPath, unescapeSegment } from '../../src/fs/entryPath';
+import { entryPath, escapeSegment, parseEntryPath, unescapeSegment } from '../../src/datastores/entryPath';
 
-const hostile = ['a/b', '..', '.', '%2F', '~7E', 'üñí cødé 🎮', 'back\\slash', 'q?x#y', 'tab\there', '...x', 'a.json', ' ', '\u007f'];
+const hostile = [
+  'a/b',
+  '..',
+  '.',
+  '%2F',
+  '~7E',
+  'üñí cødé 🎮',
+  'back\\slash',
+  'q?x#y',
+  'tab\there',
+  '...x',
+  'a.json',
+  ' ',
+  '\u007f',
+];
 
 test('escapeSegment round-trips hostile keys and never leaves a / or a dot segment', () => {
   for (const key of hostile) {

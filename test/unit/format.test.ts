@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkBaseUrl, formatBytes, formatUniverses, parseUniverses } from '../../src/format';
+import { checkBaseUrl, formatBytes, formatUniverses, parseUniverses } from '../../src/core/format';
 
 test('parseUniverses reads ids with optional names and drops duplicates', () => {
   assert.deepEqual(parseUniverses('123456 = My Game, 789,  , 123456'), [{ id: 123456, name: 'My Game' }, { id: 789 }]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatJson, JsonSyntaxError } from '../../src/json';
+import { formatJson, JsonSyntaxError } from '../../src/datastores/json';
 
 test('formatJson pretty-prints and compacts without touching literals', () => {
   const text = '{"id":12345678901234567890,"f":1.50,"s":"a\\u00e9 \\"q\\"","l":[1,{"x":null}],"e":{},"a":[]}';
@@ -41,7 +41,17 @@ test('formatJson reports line and column of the first error', () => {
 });
 
 test('formatJson agrees with JSON.parse on what is valid', () => {
-  const samples = ['{"a":[1,2,{"b":"c"}]}', '[true,false,null]', '{"a":1,}', '[01]', '{"\\x":1}', '1.', '-', '[1,]', '"\\ud83d\\ude00"'];
+  const samples = [
+    '{"a":[1,2,{"b":"c"}]}',
+    '[true,false,null]',
+    '{"a":1,}',
+    '[01]',
+    '{"\\x":1}',
+    '1.',
+    '-',
+    '[1,]',
+    '"\\ud83d\\ude00"',
+  ];
   for (const text of samples) {
     let native = true;
     try {

@@ -4,8 +4,7 @@
 // no element made from them and no script run.
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
-import type { UiTest } from './ui';
-import type { Workbench } from './workbench';
+import type { UiTest, Workbench } from './workbench';
 
 const USER = '424242';
 const HOSTILE_DISPLAY = `<img src=x onerror="document.title='pwned';window.pwned=1">`;
@@ -31,7 +30,13 @@ async function logFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
       if (!frame.parentFrame()?.url().includes('webview')) continue;
       if (await frame.$('#rows').catch(() => null)) return frame;
     }
-    if (Date.now() > end) throw new Error(`no restriction log webview among ${page.frames().map((f) => f.url()).join(', ')}`);
+    if (Date.now() > end)
+      throw new Error(
+        `no restriction log webview among ${page
+          .frames()
+          .map((f) => f.url())
+          .join(', ')}`,
+      );
     await page.waitForTimeout(200);
   }
 }
@@ -63,15 +68,29 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       const dom = await frame.evaluate(() => ({
         images: document.querySelectorAll('img').length,
         // VS Code adds a script of its own to every webview; none may come from a reason.
-        scriptsFromReasons: Array.from(document.querySelectorAll('script')).filter((s) => s.textContent?.includes('pwned')).length,
+        scriptsFromReasons: Array.from(document.querySelectorAll('script')).filter((s) =>
+          s.textContent?.includes('pwned'),
+        ).length,
         tagsInRows: [...new Set(Array.from(document.querySelectorAll('#rows *')).map((e) => e.tagName))].sort(),
         title: document.title,
         pwned: (window as unknown as { pwned?: number }).pwned,
         csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
       }));
       assert.deepEqual(
-        { images: dom.images, scriptsFromReasons: dom.scriptsFromReasons, tagsInRows: dom.tagsInRows, title: dom.title, pwned: dom.pwned },
-        { images: 0, scriptsFromReasons: 0, tagsInRows: ['TD', 'TIME', 'TR'], title: 'Restriction Log', pwned: undefined },
+        {
+          images: dom.images,
+          scriptsFromReasons: dom.scriptsFromReasons,
+          tagsInRows: dom.tagsInRows,
+          title: dom.title,
+          pwned: dom.pwned,
+        },
+        {
+          images: 0,
+          scriptsFromReasons: 0,
+          tagsInRows: ['TD', 'TIME', 'TR'],
+          title: 'Restriction Log',
+          pwned: undefined,
+        },
         'a reason became an element or ran',
       );
       assert.match(dom.csp, /^default-src 'none'; script-src 'nonce-[^']+'; style-src /);
@@ -80,7 +99,10 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
 
       // Keyboard: the filter is a labelled input, Enter applies it, and the rows narrow to that user.
       const users = () => frame.locator('#rows tr td:nth-child(2)').allTextContents();
-      assert.ok((await users()).some((u) => u !== USER), 'the demo log should hold other users too');
+      assert.ok(
+        (await users()).some((u) => u !== USER),
+        'the demo log should hold other users too',
+      );
       await frame.getByLabel('User id').fill(USER);
       await frame.getByLabel('User id').press('Enter');
       await frame.locator('#status', { hasText: `for user ${USER}` }).waitFor({ timeout: 20_000 });

@@ -7,17 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
 import { restrictionLogUiTest } from './restrictionLogUi';
-import type { Workbench } from './workbench';
+import type { UiTest } from './workbench';
 
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
 
 /** User settings of the UI server (merged over QUIET_SETTINGS). */
 export const UI_SETTINGS: Record<string, unknown> = {};
-
-export interface UiTest {
-  name: string;
-  fn: (wb: Workbench) => Promise<void>;
-}
 
 export const UI_TESTS: UiTest[] = [
   {

@@ -58,6 +58,12 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
 }
 
+/** A test that clicks the workbench (listed in ui.ts). */
+export interface UiTest {
+  name: string;
+  fn: (wb: Workbench) => Promise<void>;
+}
+
 export class Workbench {
   private constructor(readonly page: Page) {}
 
@@ -82,9 +88,13 @@ export class Workbench {
 
   /** Waits until the workbench is restored (the smoke-test driver's own signal) and the activity bar shows. */
   async waitReady(timeoutMs = 60_000): Promise<void> {
-    await this.page.waitForFunction(() => typeof (window as unknown as { driver?: unknown }).driver === 'object', undefined, {
-      timeout: timeoutMs,
-    });
+    await this.page.waitForFunction(
+      () => typeof (window as unknown as { driver?: unknown }).driver === 'object',
+      undefined,
+      {
+        timeout: timeoutMs,
+      },
+    );
     await this.page.evaluate(() =>
       (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored(),
     );

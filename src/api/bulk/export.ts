@@ -2,10 +2,11 @@
 // entries already there, drops a line cut short by a stop, and continues with the keys not yet written.
 import * as fsp from 'node:fs/promises';
 import type { EntryKey } from '../datastores';
-import { NotFoundError, ResponseShapeError } from '../errors';
-import type { OpenApiClient } from '../index';
+import { NotFoundError } from '../errors';
+import type { OpenApiClient } from '../client';
+import type { Page } from '../paging';
 import { formatEntryLine, LineWriter, parseEntryLine, readLines } from './ndjson';
-import { Progress, runSignal, WINDOW_PER_SLOT, type BulkOptions } from './progress';
+import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
 import { orderedMap, Scheduler } from './scheduler';
 
 export interface ExportArgs {
@@ -49,7 +50,12 @@ async function entriesInFile(file: string, signal?: AbortSignal): Promise<Set<st
           try {
             done.add(idOf(parseEntryLine(line.text)));
           } catch (error) {
-            throw new Error(`${file} line ${line.number} is not an export line (${(error as Error).message}); choose another file or start over`);
+            throw new Error(
+              `${file} line ${line.number} is not an export line (${(error as Error).message}); choose another file or start over`,
+              {
+                cause: error,
+              },
+            );
           }
         }
         complete = line.end;
@@ -68,22 +74,17 @@ async function entriesInFile(file: string, signal?: AbortSignal): Promise<Set<st
  * page ahead, so the reads never wait for a page.
  */
 async function* pagesToRead(
-  list: (cursor: string | undefined) => Promise<{ keys: EntryKey[]; nextPageCursor?: string }>,
+  scheduler: Scheduler,
+  first: () => Promise<Page<EntryKey>>,
   done: Set<string>,
 ): AsyncGenerator<EntryKey[]> {
-  const seen = new Set<string>();
-  let next = list(undefined);
-  for (;;) {
-    const page = await next;
-    const cursor = page.nextPageCursor;
-    if (cursor !== undefined) {
-      if (seen.has(cursor)) throw new ResponseShapeError(`The service returned the page cursor "${cursor}" twice`, 'nextPageCursor');
-      seen.add(cursor);
-      next = list(cursor);
-      next.catch(() => undefined); // handled when its turn comes
-    }
-    yield done.size ? page.keys.filter((k) => !done.has(idOf(k))) : page.keys;
-    if (cursor === undefined) return;
+  let page: Page<EntryKey> | undefined = await scheduler.run(first);
+  while (page) {
+    const current: Page<EntryKey> = page;
+    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
+    next?.catch(() => undefined); // handled when its turn comes
+    yield done.size ? current.items.filter((k) => !done.has(idOf(k))) : current.items;
+    page = await next;
   }
 }
 
@@ -96,29 +97,45 @@ export async function exportDataStore(
   args: ExportArgs,
   opts: BulkOptions<ExportCounts> = {},
 ): Promise<ExportResult> {
-  const run = runSignal(opts.signal);
-  try {
-    return await exportWith(client, args, opts, run.signal);
-  } finally {
-    run.done();
-  }
+  return bulkRun(client, opts, (run) => exportWith(client, args, opts, run));
 }
 
-async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOptions<ExportCounts>, signal: AbortSignal): Promise<ExportResult> {
+async function exportWith(
+  client: OpenApiClient,
+  args: ExportArgs,
+  opts: BulkOptions<ExportCounts>,
+  { signal, scheduler }: BulkRun,
+): Promise<ExportResult> {
   const resume = args.resume ?? true;
   const done = resume ? await entriesInFile(args.file, signal) : new Set<string>();
-  const progress = new Progress<ExportCounts>({ exported: 0, resumed: done.size, skipped: 0 }, (c) => c.exported + c.skipped, opts.onProgress);
-  const scheduler = new Scheduler({ concurrency: opts.concurrency, rateLimit: () => client.rateLimit, signal });
+  const progress = new Progress<ExportCounts>(
+    { exported: 0, resumed: done.size, skipped: 0 },
+    (c) => c.exported + c.skipped,
+    opts.onProgress,
+  );
   const { universeId, datastoreName } = args;
   const call = { signal };
-  const listing = { universeId, datastoreName, scope: args.allScopes ? undefined : args.scope, allScopes: args.allScopes, limit: args.pageSize ?? 100 };
-  const list = (cursor: string | undefined) => scheduler.run(() => client.datastores.listEntries({ ...listing, cursor }, call));
+  const listing = {
+    universeId,
+    datastoreName,
+    scope: args.allScopes ? undefined : args.scope,
+    allScopes: args.allScopes,
+    limit: args.pageSize ?? 100,
+  };
   // Per entry: no async frame and no object spread, as this runs once per key.
   const read = (k: EntryKey): Promise<string | undefined> =>
     scheduler
       .run(() => client.datastores.getEntry({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
       .then(
-        (e) => formatEntryLine({ scope: k.scope, key: k.key, value: e.raw.toString('utf8'), attributes: e.attributes, userIds: e.userIds, version: e.version }),
+        (e) =>
+          formatEntryLine({
+            scope: k.scope,
+            key: k.key,
+            value: e.raw.toString('utf8'),
+            attributes: e.attributes,
+            userIds: e.userIds,
+            version: e.version,
+          }),
         (error: unknown) => {
           if (error instanceof NotFoundError) return undefined;
           throw error;
@@ -127,10 +144,11 @@ async function exportWith(client: OpenApiClient, args: ExportArgs, opts: BulkOpt
 
   const out = await LineWriter.open(args.file, resume ? 'a' : 'w');
   const counts = progress.counts;
-  let ms = 0;
+  let ms: number;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const lines of orderedMap(pagesToRead(list, done), window, read)) {
+    const pages = pagesToRead(scheduler, () => client.datastores.listEntries(listing, call), done);
+    for await (const lines of orderedMap(pages, window, read)) {
       for (const line of lines) {
         if (line === undefined) counts.skipped++;
         else {

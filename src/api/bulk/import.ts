@@ -3,10 +3,10 @@
 // in front, so the file can be fixed and imported again.
 import * as fsp from 'node:fs/promises';
 import { PreconditionFailedError } from '../errors';
-import type { OpenApiClient } from '../index';
+import type { OpenApiClient } from '../client';
 import { LineWriter, parseEntryLine, readLines, type EntryLine, type Line } from './ndjson';
-import { Progress, runSignal, WINDOW_PER_SLOT, type BulkOptions } from './progress';
-import { orderedMap, Scheduler } from './scheduler';
+import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
+import { orderedMap } from './scheduler';
 
 /** createOnly: Set Entry with exclusiveCreate (an existing key is skipped); overwrite: a plain Set Entry. */
 export type ImportMode = 'createOnly' | 'overwrite';
@@ -63,19 +63,22 @@ export async function importDataStore(
   args: ImportArgs,
   opts: BulkOptions<ImportCounts> = {},
 ): Promise<ImportResult> {
-  const run = runSignal(opts.signal);
-  try {
-    return await importWith(client, args, opts, run.signal);
-  } finally {
-    run.done();
-  }
+  return bulkRun(client, opts, (run) => importWith(client, args, opts, run));
 }
 
-async function importWith(client: OpenApiClient, args: ImportArgs, opts: BulkOptions<ImportCounts>, signal: AbortSignal): Promise<ImportResult> {
+async function importWith(
+  client: OpenApiClient,
+  args: ImportArgs,
+  opts: BulkOptions<ImportCounts>,
+  { signal, scheduler }: BulkRun,
+): Promise<ImportResult> {
   const failuresFile = failuresFileFor(args.file);
   await fsp.rm(failuresFile, { force: true });
-  const progress = new Progress<ImportCounts>({ written: 0, skipped: 0, failed: 0 }, (c) => c.written + c.skipped + c.failed, opts.onProgress);
-  const scheduler = new Scheduler({ concurrency: opts.concurrency, rateLimit: () => client.rateLimit, signal });
+  const progress = new Progress<ImportCounts>(
+    { written: 0, skipped: 0, failed: 0 },
+    (c) => c.written + c.skipped + c.failed,
+    opts.onProgress,
+  );
 
   const set = (entry: EntryLine): Promise<unknown> =>
     client.datastores.setEntry(
@@ -111,7 +114,7 @@ async function importWith(client: OpenApiClient, args: ImportArgs, opts: BulkOpt
 
   const counts = progress.counts;
   let failures: LineWriter | undefined;
-  let ms = 0;
+  let ms: number;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
     for await (const outcomes of orderedMap(nonBlank(readLines(args.file, signal)), window, importLine)) {

@@ -34,7 +34,7 @@ export function parseEntryLine(text: string): EntryLine {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`not valid JSON (${(error as Error).message})`);
+    throw new Error(`not valid JSON (${(error as Error).message})`, { cause: error });
   }
   if (!isRecord(parsed)) throw new Error('not a JSON object');
   const { scope = 'global', key, attributes = {}, userIds = [], version } = parsed;
@@ -76,7 +76,7 @@ function skipSpace(s: string, i: number): number {
 
 /** `i` at an opening quote; returns the index after the closing one. */
 function skipString(s: string, i: number): number {
-  for (i++; ; ) {
+  for (i++; ;) {
     const q = s.indexOf('"', i);
     let backslashes = 0;
     while (s[q - 1 - backslashes] === '\\') backslashes++;
@@ -135,7 +135,10 @@ export async function* readLines(file: string, signal?: AbortSignal): AsyncGener
     rest = buf.subarray(start);
     if (lines.length) yield lines;
   }
-  if (rest.length) yield [{ number: ++number, text: decodeLine(rest, 0, rest.length), end: offset + rest.length, terminated: false }];
+  if (rest.length)
+    yield [
+      { number: number + 1, text: decodeLine(rest, 0, rest.length), end: offset + rest.length, terminated: false },
+    ];
 }
 
 function decodeLine(buf: Buffer, start: number, end: number): string {

@@ -1,6 +1,7 @@
 // What bulk functions take besides their arguments, and the throttled progress report they share.
 import { setMaxListeners } from 'node:events';
-import type { CallOptions } from '../http';
+import type { CallOptions, RateLimit } from '../http';
+import { Scheduler } from './scheduler';
 
 export interface BulkOptions<P> extends CallOptions {
   /** Requests in flight at most (default 16). */
@@ -42,15 +43,36 @@ export class Progress<C extends object> {
 /** Pending calls per request slot: enough to keep every slot busy while results wait for their turn. */
 export const WINDOW_PER_SLOT = 4;
 
+/** What a bulk run works with: its signal and the scheduler its requests go through. */
+export interface BulkRun {
+  signal: AbortSignal;
+  scheduler: Scheduler;
+}
+
 /**
- * A signal that follows the caller's, for the many requests of one run: each in-flight request listens to it, so
- * it allows more listeners than Node's default warning level. `done` detaches it from the caller's signal.
+ * Runs a bulk job with a signal that follows the caller's and a scheduler paced by the client's rate limits. Each
+ * in-flight request listens to the run's signal, so it allows more listeners than Node's default warning level;
+ * it is detached from the caller's signal when the job ends.
  */
-export function runSignal(outer: AbortSignal | undefined): { signal: AbortSignal; done: () => void } {
+export async function bulkRun<R>(
+  client: { readonly rateLimit: RateLimit | undefined },
+  opts: Pick<BulkOptions<never>, 'signal' | 'concurrency'>,
+  job: (run: BulkRun) => Promise<R>,
+): Promise<R> {
+  const outer = opts.signal;
   const inner = new AbortController();
   setMaxListeners(0, inner.signal);
   const abort = (): void => inner.abort(outer?.reason);
   if (outer?.aborted) abort();
   outer?.addEventListener('abort', abort, { once: true });
-  return { signal: inner.signal, done: () => outer?.removeEventListener('abort', abort) };
+  try {
+    const scheduler = new Scheduler({
+      concurrency: opts.concurrency,
+      rateLimit: () => client.rateLimit,
+      signal: inner.signal,
+    });
+    return await job({ signal: inner.signal, scheduler });
+  } finally {
+    outer?.removeEventListener('abort', abort);
+  }
 }

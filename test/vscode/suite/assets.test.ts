@@ -5,12 +5,12 @@ import * as assert from 'node:assert/strict';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { MEDIA_TYPES, OpenApiClient, type Asset } from '../../../src/api';
-import type { CommandContext } from '../../../src/commands/context';
-import type { UploadResult } from '../../../src/commands/uploadAsset';
-import type { Connection } from '../../../src/connections';
-import type { AssetNode } from '../../../src/tree/assetNode';
-import type { AssetVersionNode } from '../../../src/tree/assetVersionNode';
-import type { TreeNode } from '../../../src/tree/node';
+import { withProgress } from '../../../src/core/progress';
+import type { TestContext } from '../../../src/extension';
+import type { UploadResult } from '../../../src/assets/commands/uploadAsset';
+import type { Connection } from '../../../src/core/connections';
+import type { AssetNode, AssetVersionNode } from '../../../src/assets/tree';
+import type { TreeNode } from '../../../src/core/tree/node';
 import { TestEmulator } from '../../unit/support/emulator';
 import { extensionApi, ScriptedUi, until } from './support';
 
@@ -25,9 +25,8 @@ const isVersion = (n: TreeNode): n is AssetVersionNode => kind(n).startsWith('as
 const file = (name: string) => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'assets', name);
 
 suite('assets in the editor', () => {
-  let ctx: CommandContext;
-  let realUi: CommandContext['ui'];
-  let realProgress: CommandContext['progress'];
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
   let emulator: TestEmulator;
   let client: OpenApiClient;
   let connection: Connection;
@@ -40,7 +39,8 @@ suite('assets in the editor', () => {
       .on('pick', /^Upload .* as/, type)
       .on('input', /^Description/, 'Made by the asset tests')
       .on('input', /^Creator/, 'user 1001');
-    for (const [f, name] of Object.entries(names)) ui.on('input', new RegExp(`^Display name for ${f.replace('.', '\\.')}`), name);
+    for (const [f, name] of Object.entries(names))
+      ui.on('input', new RegExp(`^Display name for ${f.replace('.', '\\.')}`), name);
     ctx.ui = ui;
     return ui;
   }
@@ -82,12 +82,12 @@ suite('assets in the editor', () => {
     return response;
   }
 
-  const operationPolls = async () => (await emulator.requests({ method: 'GET', path: '/assets/v1/operations/' })).length;
+  const operationPolls = async () =>
+    (await emulator.requests({ method: 'GET', path: '/assets/v1/operations/' })).length;
 
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    realProgress = ctx.progress;
     // With the sandbox running too, the upload asks which connection: the sandbox counts.
     if (!ctx.connections.get('sandbox')) {
       await vscode.commands.executeCommand('universeExplorer.startSandbox');
@@ -96,14 +96,18 @@ suite('assets in the editor', () => {
     emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }], operationDelayMs: 800 });
     client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
     connection = await ctx.connections.add(
-      { name: NAME, baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: 7001, name: 'Game A' }, { id: 7002 }] },
+      {
+        name: NAME,
+        baseUrl: emulator.url,
+        entryHeaderPrefix: 'platform',
+        universes: [{ id: 7001, name: 'Game A' }, { id: 7002 }],
+      },
       KEY,
     );
   });
 
   teardown(async () => {
     ctx.ui = realUi;
-    ctx.progress = realProgress;
     await emulator.clearFaults();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -127,19 +131,29 @@ suite('assets in the editor', () => {
     await until('the id on the clipboard', () => ui.copied.includes(asset.assetId));
     // The emulator answered the upload with a pending operation, so it took polls to see it done.
     assert.ok((await operationPolls()) > polls, 'the operation was not polled');
-    assert.ok(ui.prompts.some((p) => p.kind === 'pick' && /^Connection/.test(p.text)), 'the connection was not asked');
-    assert.ok(ui.prompts.some((p) => p.kind === 'pick' && /^Upload red\.png as/.test(p.text)), 'Decal or Image was not asked');
+    assert.ok(
+      ui.prompts.some((p) => p.kind === 'pick' && /^Connection/.test(p.text)),
+      'the connection was not asked',
+    );
+    assert.ok(
+      ui.prompts.some((p) => p.kind === 'pick' && /^Upload red\.png as/.test(p.text)),
+      'Decal or Image was not asked',
+    );
     assert.deepEqual(ctx.assets.creator(connection.id), { userId: '1001' });
     // globalState keeps ids and display data only.
     const kept = ctx.extension.globalState.get<object[]>(`universeExplorer.assets.${connection.id}`) ?? [];
     assert.deepEqual(kept[0], { id: asset.assetId, displayName: 'Red Square', assetType: 'Image' });
-    assert.ok(!JSON.stringify(ctx.extension.globalState.keys().map((k) => ctx.extension.globalState.get(k))).includes(KEY));
+    assert.ok(
+      !JSON.stringify(ctx.extension.globalState.keys().map((k) => ctx.extension.globalState.get(k))).includes(KEY),
+    );
     const got = await client.assets.get({ assetId: asset.assetId });
     assert.equal(got.displayName, 'Red Square');
     assert.equal(got.assetType, 'Image');
     assert.equal(got.description, 'Made by the asset tests');
     for (const group of await groups()) {
-      const node: TreeNode | undefined = (await ctx.tree.getChildren(group)).find((n) => isAsset(n) && n.assetId === asset.assetId);
+      const node: TreeNode | undefined = (await ctx.tree.getChildren(group)).find(
+        (n) => isAsset(n) && n.assetId === asset.assetId,
+      );
       assert.ok(node, `not under ${group.id}`);
       assert.equal(label(node), 'Red Square');
       assert.equal(description(node), 'Image · Active · Approved');
@@ -147,23 +161,32 @@ suite('assets in the editor', () => {
   });
 
   test('a multi-file upload gives one notification; a failed operation shows the service message, moderation is shown', async () => {
-    const ui = uploadUi({ 'red.png': 'Batch Red', 'blue.png': '[review] Batch Blue', 'broken.png': 'Batch Broken' }, 'Decal');
+    const ui = uploadUi(
+      { 'red.png': 'Batch Red', 'blue.png': '[review] Batch Blue', 'broken.png': 'Batch Broken' },
+      'Decal',
+    );
     const titles: string[] = [];
-    ctx.progress = (title, task) => {
+    ui.progress = (title, task) => {
       titles.push(title);
-      return realProgress(title, task);
+      return withProgress(title, task);
     };
     const batchLines = () => ctx.log.lines().filter((l) => l.startsWith('Upload batch:')).length;
     const before = batchLines();
     const results = await upload('red.png', 'blue.png', 'broken.png');
     assert.deepEqual(titles, ['Uploading 3 files as assets']);
     assert.equal(batchLines() - before, 1);
-    assert.equal(ui.prompts.filter((p) => /^Upload .* as/.test(p.text)).length, 1, 'the type is asked once for the three images');
+    assert.equal(
+      ui.prompts.filter((p) => /^Upload .* as/.test(p.text)).length,
+      1,
+      'the type is asked once for the three images',
+    );
     const [red, blue, broken] = results;
     assert.ok(red.asset && blue.asset && !broken.asset);
     assert.deepEqual(ui.messages('info'), [`Uploaded red.png as asset ${red.asset.assetId}`]);
     assert.deepEqual(ui.messages('warn'), [`Uploaded blue.png as asset ${blue.asset.assetId}; moderation: Reviewing`]);
-    assert.deepEqual(ui.messages('error'), ["Couldn't upload broken.png: InvalidImage: the file is not a valid image/png file."]);
+    assert.deepEqual(ui.messages('error'), [
+      "Couldn't upload broken.png: InvalidImage: the file is not a valid image/png file.",
+    ]);
     const node = await assetNode(blue.asset.assetId);
     assert.equal(description(node), 'Decal · Active · Reviewing');
   });
@@ -184,7 +207,7 @@ suite('assets in the editor', () => {
   test('cancel while an operation is polled stops the polling, without any message', async () => {
     const ui = uploadUi({ 'red.png': 'Cancelled Red' });
     const controller = new AbortController();
-    ctx.progress = (_title, task) => task(controller.signal, () => undefined);
+    ui.progress = (_title, task) => task(controller.signal, () => undefined);
     const polls = await operationPolls();
     const running = upload('red.png');
     await until('the first poll', async () => (await operationPolls()) > polls);
@@ -205,7 +228,10 @@ suite('assets in the editor', () => {
     await upload('notes.txt');
     await upload('red.png', 'notes.txt');
     const [single, mixed] = ui.messages('error');
-    assert.match(single, /^Failed to upload as an asset: notes\.txt is not a file type that can be uploaded; supported types: \.png, \.jpg, .*\.mov$/);
+    assert.match(
+      single,
+      /^Failed to upload as an asset: notes\.txt is not a file type that can be uploaded; supported types: \.png, \.jpg, .*\.mov$/,
+    );
     assert.equal(mixed, single);
     assert.equal(ui.prompts.length, 2, 'something was asked before the refusal');
     assert.equal((await emulator.requests({ method: 'POST' })).length, requests, 'an upload was sent');
@@ -213,11 +239,14 @@ suite('assets in the editor', () => {
 
   test('the Explorer menu offers Upload as Asset on exactly the supported file types', () => {
     const menus = vscode.extensions.getExtension('universe-explorer.universe-explorer')!.packageJSON.contributes.menus;
-    const entry = (menus['explorer/context'] as { command: string; when: string }[]).find((m) => m.command === 'universeExplorer.uploadAsset');
+    const entry = (menus['explorer/context'] as { command: string; when: string }[]).find(
+      (m) => m.command === 'universeExplorer.uploadAsset',
+    );
     assert.ok(entry, 'no Explorer menu entry');
     const [, pattern, flags] = /resourceExtname =~ \/(.+)\/(\w*)/.exec(entry.when) ?? [];
     const matches = new RegExp(pattern, flags);
-    for (const ext of Object.keys(MEDIA_TYPES)) assert.ok(matches.test(`.${ext}`) && matches.test(`.${ext.toUpperCase()}`), ext);
+    for (const ext of Object.keys(MEDIA_TYPES))
+      assert.ok(matches.test(`.${ext}`) && matches.test(`.${ext.toUpperCase()}`), ext);
     for (const ext of ['.txt', '.json', '.pngx', '.svg', '']) assert.ok(!matches.test(ext), ext);
     assert.match(entry.when, /!explorerResourceIsFolder/);
   });
@@ -244,7 +273,13 @@ suite('assets in the editor', () => {
     await config.update('operationTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
     try {
       // Every poll answers "not done yet".
-      await emulator.fault({ method: 'GET', path: '/assets/v1/operations/', status: 200, body: JSON.stringify({ path: 'operations/stuck', done: false }), times: 1000 });
+      await emulator.fault({
+        method: 'GET',
+        path: '/assets/v1/operations/',
+        status: 200,
+        body: JSON.stringify({ path: 'operations/stuck', done: false }),
+        times: 1000,
+      });
       const ui = uploadUi({ 'red.png': 'Slow Red' });
       const before = ctx.assets.list(connection.id).length;
       const [result] = await upload('red.png');
@@ -265,7 +300,10 @@ suite('assets in the editor', () => {
     const asset = await madeAsset('Versioned');
     let ui = new ScriptedUi().on('openDialog', /^New content for Versioned/, [file('blue.png')]);
     ctx.ui = ui;
-    const updated = (await vscode.commands.executeCommand('universeExplorer.updateAssetContent', await assetNode(asset.assetId))) as Asset;
+    const updated = (await vscode.commands.executeCommand(
+      'universeExplorer.updateAssetContent',
+      await assetNode(asset.assetId),
+    )) as Asset;
     assert.equal(updated.revisionId, '2');
     assert.deepEqual(ui.messages('info'), ['Updated Versioned from blue.png: now version 2']);
     let shown = await versions(asset.assetId);
@@ -283,7 +321,10 @@ suite('assets in the editor', () => {
     await vscode.commands.executeCommand('universeExplorer.rollbackAsset', shown[1]);
     assert.deepEqual(ui.messages('info'), ['Rolled back "Versioned" to version 1: now version 3']);
     const listed = await client.assets.listVersions({ assetId: asset.assetId });
-    assert.deepEqual(listed.assetVersions.map((v) => v.versionNumber), ['3', '2', '1']);
+    assert.deepEqual(
+      listed.items.map((v) => v.versionNumber),
+      ['3', '2', '1'],
+    );
     assert.equal((await client.assets.get({ assetId: asset.assetId })).revisionId, '3');
     shown = await versions(asset.assetId);
     assert.deepEqual(shown.map(label), ['Version 3', 'Version 2', 'Version 1']);
@@ -321,14 +362,17 @@ suite('assets in the editor', () => {
   test('Edit Name and Description sends updateMask description,displayName and follows the operation', async () => {
     const asset = await madeAsset('Plain');
     const titles: string[] = [];
-    ctx.progress = (title, task) => {
+    const ui = new ScriptedUi()
+      .on('input', /^Name of asset/, 'Renamed')
+      .on('input', /^Description of Renamed/, 'New words');
+    ui.progress = (title, task) => {
       titles.push(title);
-      return realProgress(title, task);
+      return withProgress(title, task);
     };
-    ctx.ui = new ScriptedUi().on('input', /^Name of asset/, 'Renamed').on('input', /^Description of Renamed/, 'New words');
+    ctx.ui = ui;
     const polls = await operationPolls();
     await vscode.commands.executeCommand('universeExplorer.editAssetInfo', await assetNode(asset.assetId));
-    assert.deepEqual(titles, ['Saving Renamed']);
+    assert.deepEqual(titles, ['Reading Plain…', 'Saving Renamed']);
     const [patch] = (await emulator.requests({ method: 'PATCH', path: asset.assetId })) as { query?: string }[];
     assert.equal(new URLSearchParams(patch.query).get('updateMask'), 'description,displayName');
     assert.ok((await operationPolls()) > polls, 'the operation was not followed');
@@ -347,7 +391,7 @@ suite('assets in the editor', () => {
       { asset: 'assets/456', altText: '' },
     ]);
 
-    let ui = new ScriptedUi().on('input', /^Twitch link /, 'https://github.com/not-twitch');
+    const ui = new ScriptedUi().on('input', /^Twitch link /, 'https://github.com/not-twitch');
     ctx.ui = ui;
     await vscode.commands.executeCommand('universeExplorer.editAssetSocialLinks', await assetNode(asset.assetId));
     assert.match(ui.messages('error')[0], /refused: "A Twitch link is on twitch\.tv\."/);
@@ -378,7 +422,10 @@ suite('assets in the editor', () => {
     const ui = new ScriptedUi();
     ctx.ui = ui;
     const node = await assetNode(asset.assetId);
-    const doc = (await vscode.commands.executeCommand('universeExplorer.showAssetDetails', node)) as vscode.TextDocument;
+    const doc = (await vscode.commands.executeCommand(
+      'universeExplorer.showAssetDetails',
+      node,
+    )) as vscode.TextDocument;
     assert.equal(doc.uri.scheme, 'universe-asset');
     assert.equal(doc.languageId, 'json');
     const shown = JSON.parse(doc.getText()) as Asset;

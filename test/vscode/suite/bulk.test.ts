@@ -7,9 +7,10 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ExportResult, ImportResult } from '../../../src/api';
-import type { CommandContext } from '../../../src/commands/context';
-import { allScopes, type DataStoreNode } from '../../../src/tree/dataStoreNode';
-import type { TreeNode } from '../../../src/tree/node';
+import type { TestContext } from '../../../src/extension';
+import { allScopes } from '../../../src/datastores/model';
+import type { DataStoreNode } from '../../../src/datastores/tree';
+import type { TreeNode } from '../../../src/core/tree/node';
 import { extensionApi, ScriptedUi } from './support';
 
 const label = (n: TreeNode) => String(n.item().label);
@@ -17,9 +18,8 @@ const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter
 const INVENTORY_ENTRIES = 65; // the demo seed: 40 in global, 25 in season2
 
 suite('export and import', () => {
-  let ctx: CommandContext;
-  let realUi: CommandContext['ui'];
-  let realProgress: CommandContext['progress'];
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
   let dir: string;
   let ui: ScriptedUi;
 
@@ -45,28 +45,28 @@ suite('export and import', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    realProgress = ctx.progress;
     await vscode.commands.executeCommand('universeExplorer.startSandbox');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-bulk-vscode-'));
   });
 
   teardown(async () => {
     ctx.ui = realUi;
-    ctx.progress = realProgress;
-    (await sandboxStore('Inventory')).scope = 'global';
+    ctx.datastores.setFilter((await sandboxStore('Inventory')).ref, { scope: 'global' });
   });
 
   suiteTeardown(async () => {
     const client = await ctx.connections.client('sandbox');
     for (const key of ['bulk-a', 'bulk-b']) {
-      await client.datastores.deleteEntry({ universeId: 123456, datastoreName: 'Inventory', scope: 'bulk-test', entryKey: key }).catch(() => undefined);
+      await client.datastores
+        .deleteEntry({ universeId: 123456, datastoreName: 'Inventory', scope: 'bulk-test', entryKey: key })
+        .catch(() => undefined);
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('Export… writes every entry of the store in all scopes to the chosen file and shows the count', async () => {
     const store = await sandboxStore('Inventory');
-    store.scope = allScopes;
+    ctx.datastores.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'inventory.ndjson');
     answer().on('saveDialog', /^Export Inventory \(all scopes\)$/, vscode.Uri.file(file));
     const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
@@ -76,15 +76,20 @@ suite('export and import', () => {
     assert.equal(written.length, INVENTORY_ENTRIES);
     assert.deepEqual([...new Set(written.map((e) => e.scope))].sort(), ['global', 'season2']);
     assert.ok(written.every((e) => typeof e.version === 'string' && 'value' in e && Array.isArray(e.userIds)));
-    assert.match(ui.messages('info').join('\n'), /^Exported 65 entries of Inventory \(all scopes\) to inventory\.ndjson in [\d.]+ s\.$/m);
+    assert.match(
+      ui.messages('info').join('\n'),
+      /^Exported 65 entries of Inventory \(all scopes\) to inventory\.ndjson in [\d.]+ s\.$/m,
+    );
   });
 
   test('Export… into the same file again asks, and Continue adds nothing that is already there', async () => {
     const store = await sandboxStore('Inventory');
-    store.scope = allScopes;
+    ctx.datastores.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'inventory.ndjson');
     const before = fs.readFileSync(file, 'utf8');
-    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file)).on('pick', /inventory\.ndjson already holds entries/, 'Continue');
+    answer()
+      .on('saveDialog', /^Export Inventory/, vscode.Uri.file(file))
+      .on('pick', /inventory\.ndjson already holds entries/, 'Continue');
     const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
     assert.deepEqual([result?.exported, result?.resumed], [0, INVENTORY_ENTRIES]);
     assert.equal(fs.readFileSync(file, 'utf8'), before);
@@ -93,26 +98,30 @@ suite('export and import', () => {
 
   test('Cancel keeps the entries written so far and says how to continue; exporting again finishes without duplicates', async () => {
     const store = await sandboxStore('Inventory');
-    store.scope = allScopes;
+    ctx.datastores.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'cancelled.ndjson');
     const reports: string[] = [];
-    ctx.progress = (title, task) => {
+    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file));
+    ui.progress = (title, task) => {
       const controller = new AbortController();
       return task(controller.signal, (message) => {
         reports.push(`${title}: ${message}`);
         controller.abort(); // the Cancel button, at the first report
       });
     };
-    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file));
     assert.equal(await vscode.commands.executeCommand('universeExplorer.exportDataStore', store), undefined);
     assert.match(reports[0], /^Exporting Inventory \(all scopes\): \d+ entries · [\d,]+\/s$/);
     assert.deepEqual(ui.messages('error'), [], 'a cancel is no error');
     const kept = lines(file).length;
     assert.ok(kept < INVENTORY_ENTRIES, `${kept} lines after the cancel`);
-    assert.match(ui.messages('info').join('\n'), new RegExp(`stopped with ${kept} entries in cancelled\\.ndjson\\. Export into the same file again`));
+    assert.match(
+      ui.messages('info').join('\n'),
+      new RegExp(`stopped with ${kept} entries in cancelled\\.ndjson\\. Export into the same file again`),
+    );
 
-    ctx.progress = realProgress;
-    answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file)).on('pick', /already holds entries/, 'Continue');
+    answer()
+      .on('saveDialog', /^Export Inventory/, vscode.Uri.file(file))
+      .on('pick', /already holds entries/, 'Continue');
     const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
     assert.deepEqual([result?.resumed, result?.exported], [kept, INVENTORY_ENTRIES - kept]);
     const keys = lines(file).map((l) => `${JSON.parse(l).scope}/${JSON.parse(l).key}`);
@@ -143,7 +152,12 @@ suite('export and import', () => {
     assert.equal(failure.line, INVENTORY_ENTRIES + 2);
     assert.match(failure.error, /not valid JSON/);
     const client = await ctx.connections.client('sandbox');
-    const added = await client.datastores.getEntry({ universeId: 123456, datastoreName: 'Inventory', scope: 'bulk-test', entryKey: 'bulk-a' });
+    const added = await client.datastores.getEntry({
+      universeId: 123456,
+      datastoreName: 'Inventory',
+      scope: 'bulk-test',
+      entryKey: 'bulk-a',
+    });
     assert.equal(added.raw.toString(), '{"n":12345678901234567890}');
     assert.deepEqual([added.attributes, added.userIds], [{ from: 'import' }, [7]]);
   });
@@ -153,6 +167,9 @@ suite('export and import', () => {
     answer();
     assert.equal(await vscode.commands.executeCommand('universeExplorer.importDataStore', store), undefined);
     assert.equal(await vscode.commands.executeCommand('universeExplorer.exportDataStore', store), undefined);
-    assert.deepEqual(ui.prompts.map((p) => p.kind), ['openDialog', 'saveDialog']);
+    assert.deepEqual(
+      ui.prompts.map((p) => p.kind),
+      ['openDialog', 'saveDialog'],
+    );
   });
 });

@@ -5,13 +5,12 @@ import { createHash } from 'node:crypto';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { NotFoundError, OpenApiClient } from '../../../src/api';
-import type { CommandContext } from '../../../src/commands/context';
-import type { Connection } from '../../../src/connections';
-import { entryUri, versionScheme } from '../../../src/fs/entryFileSystem';
-import type { DataStoreNode } from '../../../src/tree/dataStoreNode';
-import type { EntryNode } from '../../../src/tree/entryNode';
-import type { TreeNode } from '../../../src/tree/node';
-import type { VersionNode } from '../../../src/tree/versionNode';
+import type { TestContext } from '../../../src/extension';
+import type { Connection } from '../../../src/core/connections';
+import { entryUri, versionScheme } from '../../../src/datastores/uris';
+import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
+import type { TreeNode } from '../../../src/core/tree/node';
+import type { VersionNode } from '../../../src/datastores/tree';
 import { TestEmulator } from '../../unit/support/emulator';
 import { extensionApi, ScriptedUi, until } from './support';
 
@@ -25,14 +24,19 @@ const isVersion = (n: TreeNode): n is VersionNode => kind(n).startsWith('version
 const md5 = (s: string) => createHash('md5').update(s).digest('base64');
 
 suite('data stores in the editor', () => {
-  let ctx: CommandContext;
-  let realUi: CommandContext['ui'];
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
   let emulator: TestEmulator;
   let client: OpenApiClient;
   let connection: Connection;
   let ui: ScriptedUi;
 
-  const at = (key: string, datastoreName = 'Players', scope = 'global') => ({ universeId: U, datastoreName, scope, entryKey: key });
+  const at = (key: string, datastoreName = 'Players', scope = 'global') => ({
+    universeId: U,
+    datastoreName,
+    scope,
+    entryKey: key,
+  });
   const uriOf = (key: string, datastoreName = 'Players', scope = 'global') =>
     entryUri({ connectionId: connection.id, universeId: U, datastoreName, scope, key });
 
@@ -68,7 +72,10 @@ suite('data stores in the editor', () => {
     realUi = ctx.ui;
     emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }] });
     client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
-    connection = await ctx.connections.add({ name: 'DS Tests', baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: U }] }, KEY);
+    connection = await ctx.connections.add(
+      { name: 'DS Tests', baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: U }] },
+      KEY,
+    );
   });
 
   teardown(async () => {
@@ -78,8 +85,12 @@ suite('data stores in the editor', () => {
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     ctx.ui = realUi;
-    await vscode.workspace.getConfiguration('universeExplorer').update('readOnlyUniverses', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('universeExplorer').update('pageSize', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('readOnlyUniverses', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('pageSize', undefined, vscode.ConfigurationTarget.Global);
   });
 
   suiteTeardown(async () => {
@@ -95,7 +106,12 @@ suite('data stores in the editor', () => {
   }
 
   test('an entry opens pretty-printed, saves with content-md5 and matchVersion, and keeps attributes and user ids', async () => {
-    await client.datastores.setEntry({ ...at('alice'), value: { coins: 10 }, attributes: { tag: 'vip' }, userIds: [7] });
+    await client.datastores.setEntry({
+      ...at('alice'),
+      value: { coins: 10 },
+      attributes: { tag: 'vip' },
+      userIds: [7],
+    });
     const before = await client.datastores.getEntry(at('alice'));
     const editor = await open(uriOf('alice'));
     assert.equal(editor.document.getText(), '{\n  "coins": 10\n}\n');
@@ -110,7 +126,9 @@ suite('data stores in the editor', () => {
     assert.equal(after.contentMd5, md5('{"coins":11,"id":12345678901234567890}'));
     assert.deepEqual(after.attributes, { tag: 'vip' });
     assert.deepEqual(after.userIds, [7]);
-    const post = (await emulator.requests({ method: 'POST', path: '/entries/entry' })).at(-1) as unknown as { query?: string };
+    const post = (await emulator.requests({ method: 'POST', path: '/entries/entry' })).at(-1) as unknown as {
+      query?: string;
+    };
     assert.match(String(post?.query ?? ''), new RegExp(`matchVersion=${encodeURIComponent(before.version)}`));
   });
 
@@ -120,10 +138,17 @@ suite('data stores in the editor', () => {
       await client.datastores.setEntry({ ...at(key), value: { v: 'original' }, attributes: { a: 1 } });
       const editor = await open(uriOf(key));
       await replaceText(editor, '{"v": "mine"}');
-      const theirs = await client.datastores.setEntry({ ...at(key), value: { v: 'theirs' }, attributes: { by: 'other' } });
+      const theirs = await client.datastores.setEntry({
+        ...at(key),
+        value: { v: 'theirs' },
+        attributes: { by: 'other' },
+      });
       answer().on('warn', new RegExp(`"${key}" was changed in the service`), choice);
       const saved = await editor.document.save();
-      assert.ok(ui.prompts.some((p) => p.kind === 'warn'), 'no conflict prompt');
+      assert.ok(
+        ui.prompts.some((p) => p.kind === 'warn'),
+        'no conflict prompt',
+      );
       const now = await client.datastores.getEntry(at(key));
       if (choice === 'Overwrite') {
         assert.equal(saved, true);
@@ -132,7 +157,10 @@ suite('data stores in the editor', () => {
       }
       if (choice === 'Discard and Reload') {
         assert.equal(now.version, theirs.version, 'nothing was written');
-        await until('the service value in the editor', () => !editor.document.isDirty && editor.document.getText().includes('theirs'));
+        await until(
+          'the service value in the editor',
+          () => !editor.document.isDirty && editor.document.getText().includes('theirs'),
+        );
       }
       if (choice === 'Compare') {
         assert.equal(saved, false);
@@ -155,7 +183,10 @@ suite('data stores in the editor', () => {
     assert.equal(await editor.document.save(), false);
     assert.equal(editor.document.isDirty, true);
     assert.equal(editor.document.getText(), '{\n  "a": \n}');
-    assert.ok(ctx.log.lines().some((l) => l.includes('Invalid JSON at line 3, column 1')), 'the parse error is not reported');
+    assert.ok(
+      ctx.log.lines().some((l) => l.includes('Invalid JSON at line 3, column 1')),
+      'the parse error is not reported',
+    );
     assert.equal((await emulator.requests({ method: 'POST' })).length, posts);
   });
 
@@ -180,12 +211,16 @@ suite('data stores in the editor', () => {
 
   test('New Entry creates with exclusiveCreate and refuses an existing key', async () => {
     await client.datastores.setEntry({ ...at('taken'), value: 'old' });
-    answer().on('input', /^New key/, 'fresh').on('input', /^Value of fresh/, '{"n": 1}');
+    answer()
+      .on('input', /^New key/, 'fresh')
+      .on('input', /^Value of fresh/, '{"n": 1}');
     await vscode.commands.executeCommand('universeExplorer.newEntry', await storeNode('Players'));
     assert.equal((await client.datastores.getEntry(at('fresh'))).raw.toString(), '{"n":1}');
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uriOf('fresh').toString());
 
-    answer().on('input', /^New key/, 'taken').on('input', /^Value of taken/, '"new"');
+    answer()
+      .on('input', /^New key/, 'taken')
+      .on('input', /^Value of taken/, '"new"');
     await vscode.commands.executeCommand('universeExplorer.newEntry', await storeNode('Players'));
     assert.match(ui.messages('error')[0] ?? '', /"taken" already exists in scope global; it was left unchanged/);
     assert.equal((await client.datastores.getEntry(at('taken'))).raw.toString(), '"old"');
@@ -234,15 +269,20 @@ suite('data stores in the editor', () => {
     assert.equal(now.raw.toString(), '{"n":1}');
     assert.deepEqual(now.attributes, { n: 1 });
     const all = await client.datastores.listEntryVersions(at('history'));
-    assert.equal(all.versions.length, 4);
+    assert.equal(all.items.length, 4);
   });
 
   test('a read-only universe opens entries read-only and refuses to save', async () => {
     await client.datastores.setEntry({ ...at('locked'), value: 1 });
-    await vscode.workspace.getConfiguration('universeExplorer').update('readOnlyUniverses', [U], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('readOnlyUniverses', [U], vscode.ConfigurationTarget.Global);
     const stat = await vscode.workspace.fs.stat(uriOf('locked'));
     assert.equal(stat.permissions, vscode.FilePermission.Readonly);
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uriOf('locked'), Buffer.from('2'))), /read-only/);
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(uriOf('locked'), Buffer.from('2'))),
+      /read-only/,
+    );
     assert.equal((await client.datastores.getEntry(at('locked'))).raw.toString(), '1');
     assert.equal((await entryNode('Players', 'locked')).item().contextValue, 'entry.readOnly');
   });
@@ -250,9 +290,13 @@ suite('data stores in the editor', () => {
   test('paging through a store of 500 keys shows each key once, and a double "Load more" loads once', async () => {
     const keys = Array.from({ length: 500 }, (_, i) => `k${String(i).padStart(3, '0')}`);
     for (let i = 0; i < keys.length; i += 50) {
-      await Promise.all(keys.slice(i, i + 50).map((key) => client.datastores.setEntry({ ...at(key, 'Big'), value: i })));
+      await Promise.all(
+        keys.slice(i, i + 50).map((key) => client.datastores.setEntry({ ...at(key, 'Big'), value: i })),
+      );
     }
-    await vscode.workspace.getConfiguration('universeExplorer').update('pageSize', 37, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('pageSize', 37, vscode.ConfigurationTarget.Global);
     const store = await storeNode('Big');
     let children = await ctx.tree.getChildren(store);
     assert.equal(children.length, 38);
@@ -277,14 +321,24 @@ suite('data stores in the editor', () => {
     answer().on('pick', /^Scope of Scoped/, 'All scopes');
     await vscode.commands.executeCommand('universeExplorer.chooseScope', store);
     const entries = (await ctx.tree.getChildren(store)).filter(isEntry);
-    assert.deepEqual(entries.map((e) => [e.entry.key, e.item().description]), [['a', 'global'], ['b', 'season2']]);
+    assert.deepEqual(
+      entries.map((e) => [e.entry.key, e.item().description]),
+      [
+        ['a', 'global'],
+        ['b', 'season2'],
+      ],
+    );
 
-    answer().on('input', /^Key in Scoped/, 'b').on('input', /^Scope/, 'season2');
+    answer()
+      .on('input', /^Key in Scoped/, 'b')
+      .on('input', /^Scope/, 'season2');
     await vscode.commands.executeCommand('universeExplorer.goToKey', store);
     assert.equal(vscode.window.activeTextEditor?.document.getText(), '2\n');
 
     const b = entries[1];
-    answer().on('input', /^Attributes of b/, '{"tier": "gold"}').on('input', /^User ids of b/, '11, 12');
+    answer()
+      .on('input', /^Attributes of b/, '{"tier": "gold"}')
+      .on('input', /^User ids of b/, '11, 12');
     await vscode.commands.executeCommand('universeExplorer.editMetadata', b);
     const now = await client.datastores.getEntry(at('b', 'Scoped', 'season2'));
     assert.deepEqual([now.value, now.attributes, now.userIds], [2, { tier: 'gold' }, [11, 12]]);

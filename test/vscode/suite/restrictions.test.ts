@@ -8,13 +8,11 @@ import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { OpenApiClient } from '../../../src/api';
-import type { CommandContext } from '../../../src/commands/context';
-import type { Connection } from '../../../src/connections';
-import type { TreeNode } from '../../../src/tree/node';
-import type { PlaceRestrictionsNode } from '../../../src/tree/placeRestrictionsNode';
-import type { RestrictionNode } from '../../../src/tree/restrictionNode';
-import type { RestrictionsGroupNode } from '../../../src/tree/restrictionsGroupNode';
-import type { RestrictionLogPanel } from '../../../src/webview/restrictionLogPanel';
+import type { TestContext } from '../../../src/extension';
+import type { Connection } from '../../../src/core/connections';
+import type { TreeNode } from '../../../src/core/tree/node';
+import type { PlaceRestrictionsNode, RestrictionNode, RestrictionsGroupNode } from '../../../src/restrictions/tree';
+import type { RestrictionLogPanel } from '../../../src/restrictions/log/panel';
 import { TestEmulator } from '../../unit/support/emulator';
 import { extensionApi, ScriptedUi, until } from './support';
 import { parseCsv } from '../../unit/support/csv';
@@ -38,15 +36,21 @@ class RecordingUi extends ScriptedUi {
     return super.input(options);
   }
 
-  override async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
-    this.offered.set(options.title ?? '', items.map((i) => i.label));
+  override async pick<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+  ): Promise<T | undefined> {
+    this.offered.set(
+      options.title ?? '',
+      items.map((i) => i.label),
+    );
     return super.pick(items, options);
   }
 }
 
 suite('user restrictions in the editor', () => {
-  let ctx: CommandContext;
-  let realUi: CommandContext['ui'];
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
   let emulator: TestEmulator;
   let client: OpenApiClient;
   let connection: Connection;
@@ -59,7 +63,14 @@ suite('user restrictions in the editor', () => {
   }
 
   /** Answers for Ban User… (the user id prompt's title depends on the level). */
-  function banAnswers(userId: string, duration: string, display: string, priv: string, excludeAlts: 'Yes' | 'No', typed?: string) {
+  function banAnswers(
+    userId: string,
+    duration: string,
+    display: string,
+    priv: string,
+    excludeAlts: 'Yes' | 'No',
+    typed?: string,
+  ) {
     const u = answer()
       .on('input', /^Ban a user from/, userId)
       .on('pick', /^Duration/, duration)
@@ -96,18 +107,29 @@ suite('user restrictions in the editor', () => {
   }
 
   async function openLog(node?: TreeNode): Promise<RestrictionLogPanel> {
-    const panel = (await vscode.commands.executeCommand('universeExplorer.showRestrictionLog', node ?? (await group()))) as RestrictionLogPanel;
+    const panel = (await vscode.commands.executeCommand(
+      'universeExplorer.showRestrictionLog',
+      node ?? (await group()),
+    )) as RestrictionLogPanel;
     assert.ok(panel, 'Show Restriction Log returned no panel');
     await until('the log page to load its rows', () => panel.ready && !panel.state.loading, 20_000);
     return panel;
   }
 
-  async function ban(userId: string, input: { duration?: string; displayReason?: string; privateReason?: string; placeId?: number } = {}) {
+  async function ban(
+    userId: string,
+    input: { duration?: string; displayReason?: string; privateReason?: string; placeId?: number } = {},
+  ) {
     return client.restrictions.update({
       universeId: U,
       placeId: input.placeId,
       userId,
-      gameJoinRestriction: { active: true, duration: input.duration, displayReason: input.displayReason ?? '', privateReason: input.privateReason ?? '' },
+      gameJoinRestriction: {
+        active: true,
+        duration: input.duration,
+        displayReason: input.displayReason ?? '',
+        privateReason: input.privateReason ?? '',
+      },
     });
   }
 
@@ -117,7 +139,12 @@ suite('user restrictions in the editor', () => {
     emulator = await TestEmulator.start({ apiKeys: [{ key: KEY, userId: MODERATOR }] });
     client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
     connection = await ctx.connections.add(
-      { name: 'UR Tests', baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: U, name: 'Ban Test' }] },
+      {
+        name: 'UR Tests',
+        baseUrl: emulator.url,
+        entryHeaderPrefix: 'platform',
+        universes: [{ id: U, name: 'Ban Test' }],
+      },
       KEY,
     );
   });
@@ -130,7 +157,7 @@ suite('user restrictions in the editor', () => {
     await config.update('pageSize', undefined, vscode.ConfigurationTarget.Global);
     await config.update('readOnlyUniverses', undefined, vscode.ConfigurationTarget.Global);
     const g = await group();
-    for (const place of [...g.places]) g.hidePlace(place);
+    for (const place of ctx.restrictions.places(g.scope)) ctx.restrictions.hidePlace(g.scope, place);
     ctx.tree.refresh(g);
   });
 
@@ -186,7 +213,10 @@ suite('user restrictions in the editor', () => {
     await client.restrictions.update({ universeId: U, userId: 9000, gameJoinRestriction: { active: false } });
     banAnswers('9002', 'Type a duration…', 'Spam', '', 'No', '1h30m');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
-    assert.equal((await client.restrictions.get({ universeId: U, userId: 9002 })).gameJoinRestriction.duration, '5400s');
+    assert.equal(
+      (await client.restrictions.get({ universeId: U, userId: 9002 })).gameJoinRestriction.duration,
+      '5400s',
+    );
     assert.equal(ui.prefilled.get('Duration of the restriction of user 9002'), '', 'a new ban has nothing to prefill');
 
     banAnswers('9003', 'Permanent', 'Exploiting', '', 'No');
@@ -238,7 +268,10 @@ suite('user restrictions in the editor', () => {
     assert.equal(ui.prefilled.get('Duration of the restriction of user 9004'), '7d');
     assert.equal(ui.prefilled.get('Display reason for user 9004'), 'Cheating (confirmed)');
     assert.deepEqual(ui.offered.get('Exclude alt accounts of user 9004?'), ['Yes', 'No'], 'the current answer first');
-    assert.equal((await client.restrictions.get({ universeId: U, userId: 9004 })).gameJoinRestriction.duration, '259200s');
+    assert.equal(
+      (await client.restrictions.get({ universeId: U, userId: 9004 })).gameJoinRestriction.duration,
+      '259200s',
+    );
   });
 
   test('Unban asks first; a dismissed question sends nothing; confirmed, it sends active:false and logs the change', async () => {
@@ -247,7 +280,9 @@ suite('user restrictions in the editor', () => {
     await vscode.commands.executeCommand('universeExplorer.unban', await nodeFor(await group(), '9005'));
     assert.equal((await patches()).length, 1, 'only the ban itself was sent');
 
-    answer().on('warn', /^Unban user 9005 from universe/, 'Unban').on('input', /^Private reason for lifting/, 'Appeal accepted');
+    answer()
+      .on('warn', /^Unban user 9005 from universe/, 'Unban')
+      .on('input', /^Private reason for lifting/, 'Appeal accepted');
     await vscode.commands.executeCommand('universeExplorer.unban', await nodeFor(await group(), '9005'));
     assert.deepEqual(ui.messages('info'), [`User 9005 is no longer banned from universe ${U}.`]);
     const r = (await client.restrictions.get({ universeId: U, userId: 9005 })).gameJoinRestriction;
@@ -270,7 +305,10 @@ suite('user restrictions in the editor', () => {
   test('a universe ban shows as inherited at a place, next to the place’s own bans, and is edited at the universe', async () => {
     await ban('9010', { displayReason: 'Universe-wide' });
     answer().on('input', /^Place id/, String(PLACE));
-    const place = (await vscode.commands.executeCommand('universeExplorer.showPlace', await group())) as PlaceRestrictionsNode;
+    const place = (await vscode.commands.executeCommand(
+      'universeExplorer.showPlace',
+      await group(),
+    )) as PlaceRestrictionsNode;
     assert.equal(label(place), `Place ${PLACE}`);
     assert.ok((await ctx.tree.getChildren(await group())).includes(place), 'the place is listed under the group');
 
@@ -296,20 +334,46 @@ suite('user restrictions in the editor', () => {
 
     answer();
     await vscode.commands.executeCommand('universeExplorer.editRestriction', inherited);
-    assert.match(ui.messages('error')[0] ?? '', /user 9010 is restricted at place 4242 of universe 5150 by a universe-wide ban/);
+    assert.match(
+      ui.messages('error')[0] ?? '',
+      /user 9010 is restricted at place 4242 of universe 5150 by a universe-wide ban/,
+    );
     const panel = await openLog();
-    assert.deepEqual(panel.state.rows.map((row) => [row.user, row.place]), [
-      ['9011', String(PLACE)],
-      ['9010', ''],
-    ]);
+    assert.deepEqual(
+      panel.state.rows.map((row) => [row.user, row.place]),
+      [
+        ['9011', String(PLACE)],
+        ['9010', ''],
+      ],
+    );
   });
 
   const refusals: [string, (u: RecordingUi) => void, RegExp][] = [
-    ['a zero duration', (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '0m'), /at least 1 second/],
-    ['a duration without a unit', (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '90'), /no unit/],
-    ['an unknown unit', (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '90x'), /not a unit/],
-    ['a fraction', (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '1.5h'), /whole numbers/],
-    ['over 10,000 years', (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '3652501d'), /at most 315576000000/],
+    [
+      'a zero duration',
+      (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '0m'),
+      /at least 1 second/,
+    ],
+    [
+      'a duration without a unit',
+      (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '90'),
+      /no unit/,
+    ],
+    [
+      'an unknown unit',
+      (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '90x'),
+      /not a unit/,
+    ],
+    [
+      'a fraction',
+      (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '1.5h'),
+      /whole numbers/,
+    ],
+    [
+      'over 10,000 years',
+      (u) => u.on('pick', /^Duration/, 'Type a duration…').on('input', /^Duration/, '3652501d'),
+      /at most 315576000000/,
+    ],
     [
       'a display reason of 401 characters',
       (u) => u.on('pick', /^Duration/, '1 hour').on('input', /^Display reason/, 'x'.repeat(401)),
@@ -317,7 +381,11 @@ suite('user restrictions in the editor', () => {
     ],
     [
       'a private reason of 1,001 characters',
-      (u) => u.on('pick', /^Duration/, '1 hour').on('input', /^Display reason/, 'ok').on('input', /^Private reason/, '🎮'.repeat(1001)),
+      (u) =>
+        u
+          .on('pick', /^Duration/, '1 hour')
+          .on('input', /^Display reason/, 'ok')
+          .on('input', /^Private reason/, '🎮'.repeat(1001)),
       /1001 characters: at most 1000/,
     ],
   ];
@@ -348,18 +416,27 @@ suite('user restrictions in the editor', () => {
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.deepEqual(ui.messages('error'), []);
     const attempts = await patches();
-    assert.deepEqual(attempts.map((a) => a.status), [503, 200]);
+    assert.deepEqual(
+      attempts.map((a) => a.status),
+      [503, 200],
+    );
     const key = (q?: string) => new URLSearchParams(q).get('idempotencyKey.key');
     assert.ok(key(attempts[0].query));
     assert.equal(key(attempts[1].query), key(attempts[0].query));
-    const { logs } = await client.restrictions.listLogs({ universeId: U, user: 9030 });
+    const { items: logs } = await client.restrictions.listLogs({ universeId: U, user: 9030 });
     assert.equal(logs.length, 1);
   });
 
   test('Look Up User… shows one user’s restriction, including an inherited one at a place', async () => {
     await ban('9040', { duration: '86400s', displayReason: 'Cheating', privateReason: 'seen, twice' });
-    answer().on('pick', /^Connection/, 'UR Tests').on('pick', /^Level/, 'One place…').on('input', /^Place id/, '777').on('input', /^Look up/, '9040');
-    const found = (await vscode.commands.executeCommand('universeExplorer.lookUpUser')) as { gameJoinRestriction: { inherited: boolean } };
+    answer()
+      .on('pick', /^Connection/, 'UR Tests')
+      .on('pick', /^Level/, 'One place…')
+      .on('input', /^Place id/, '777')
+      .on('input', /^Look up/, '9040');
+    const found = (await vscode.commands.executeCommand('universeExplorer.lookUpUser')) as {
+      gameJoinRestriction: { inherited: boolean };
+    };
     assert.equal(found.gameJoinRestriction.inherited, true);
     assert.match(
       ui.messages('info')[0] ?? '',
@@ -384,15 +461,21 @@ suite('user restrictions in the editor', () => {
 
     await panel.receive({ type: 'applyFilter', filter: { user: '9050', place: '' } });
     assert.deepEqual(panel.state.filter, { user: '9050', place: '' });
-    assert.deepEqual(panel.state.rows.map((r) => [r.user, r.place]), [
-      ['9050', String(PLACE)],
-      ['9050', ''],
-    ]);
+    assert.deepEqual(
+      panel.state.rows.map((r) => [r.user, r.place]),
+      [
+        ['9050', String(PLACE)],
+        ['9050', ''],
+      ],
+    );
     const listLogs = (await emulator.requests({ path: ':listLogs' })) as { query?: string }[];
     assert.equal(new URLSearchParams(listLogs.at(-1)?.query).get('filter'), "user == 'users/9050'");
 
     await panel.receive({ type: 'applyFilter', filter: { user: '', place: String(PLACE) } });
-    assert.deepEqual(panel.state.rows.map((r) => r.displayReason), ['place ban']);
+    assert.deepEqual(
+      panel.state.rows.map((r) => r.displayReason),
+      ['place ban'],
+    );
 
     await panel.receive({ type: 'applyFilter', filter: { user: 'abc', place: '' } });
     assert.match(panel.state.error ?? '', /User id must be a positive whole number/);
@@ -409,7 +492,9 @@ suite('user restrictions in the editor', () => {
   });
 
   test('Load more pages through the log; Export CSV writes a header and each loaded entry, quoting commas, quotes and newlines', async () => {
-    await vscode.workspace.getConfiguration('universeExplorer').update('pageSize', 2, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('pageSize', 2, vscode.ConfigurationTarget.Global);
     await ban('9060', { displayReason: 'He said "hi", then left', privateReason: 'line one\nline two' });
     await ban('9061', { duration: '3600s', displayReason: 'plain' });
     await ban('9062', { displayReason: 'a,b,,c' });
@@ -417,13 +502,22 @@ suite('user restrictions in the editor', () => {
     await ban('9064', { displayReason: 'e' });
     // Newest first, two per page: 9064 9063 | 9062 9061 | 9060.
     const panel = await openLog();
-    assert.deepEqual(panel.state.rows.map((r) => r.user), ['9064', '9063']);
+    assert.deepEqual(
+      panel.state.rows.map((r) => r.user),
+      ['9064', '9063'],
+    );
     assert.equal(panel.state.hasMore, true);
     await panel.receive({ type: 'loadMore' });
-    assert.deepEqual(panel.state.rows.map((r) => r.user), ['9064', '9063', '9062', '9061']);
+    assert.deepEqual(
+      panel.state.rows.map((r) => r.user),
+      ['9064', '9063', '9062', '9061'],
+    );
     assert.equal(panel.state.hasMore, true);
     await panel.receive({ type: 'loadMore' });
-    assert.deepEqual(panel.state.rows.map((r) => r.user), ['9064', '9063', '9062', '9061', '9060']);
+    assert.deepEqual(
+      panel.state.rows.map((r) => r.user),
+      ['9064', '9063', '9062', '9061', '9060'],
+    );
     assert.equal(panel.state.hasMore, false);
 
     const file = vscode.Uri.file(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ur-csv-')), 'log.csv'));
@@ -431,14 +525,30 @@ suite('user restrictions in the editor', () => {
     const written = (await panel.receive({ type: 'exportCsv' })) as vscode.Uri;
     assert.equal(written.fsPath, file.fsPath);
     const text = fs.readFileSync(file.fsPath, 'utf8');
-    assert.ok(text.startsWith('Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts\r\n'), text.slice(0, 120));
+    assert.ok(
+      text.startsWith(
+        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts\r\n',
+      ),
+      text.slice(0, 120),
+    );
     assert.ok(text.includes(',"He said ""hi"", then left","line one\nline two",'), 'quotes and newline are escaped');
     assert.ok(text.includes(',"a,b,,c",'), 'commas are quoted');
     const rows = parseCsv(text);
     assert.equal(rows.length, 1 + panel.state.rows.length, 'a header and one row per loaded entry');
-    assert.deepEqual(rows.slice(1).map((r) => r[1]), panel.state.rows.map((r) => r.user));
+    assert.deepEqual(
+      rows.slice(1).map((r) => r[1]),
+      panel.state.rows.map((r) => r.user),
+    );
     const hi = rows.find((r) => r[1] === '9060');
-    assert.deepEqual(hi?.slice(2), ['', String(MODERATOR), 'true', 'permanent', 'He said "hi", then left', 'line one\nline two', 'false']);
+    assert.deepEqual(hi?.slice(2), [
+      '',
+      String(MODERATOR),
+      'true',
+      'permanent',
+      'He said "hi", then left',
+      'line one\nline two',
+      'false',
+    ]);
     assert.equal(rows.find((r) => r[1] === '9061')?.[5], '3600s');
     assert.match(ui.messages('info')[0] ?? '', /^Exported 5 restriction log entries to /);
 
@@ -460,7 +570,12 @@ suite('user restrictions in the editor', () => {
       `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${panel.panel.webview.cspSource}; img-src ${panel.panel.webview.cspSource}`,
     );
     assert.equal((html.match(/<script /g) ?? []).length, 1);
-    assert.match(html, new RegExp(`<script nonce="${nonce.replace(/[+/]/g, '\\$&')}" src="[^"]+/media/restrictionLog/main\\.js"></script>`));
+    assert.match(
+      html,
+      new RegExp(
+        `<script nonce="${nonce.replace(/[+/]/g, '\\$&')}" src="[^"]+/media/restrictionLog/main\\.js"></script>`,
+      ),
+    );
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|onclick|kept/);
     const roots = panel.panel.webview.options.localResourceRoots?.map((u) => u.path);
     assert.deepEqual(roots, [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media').path]);
@@ -470,12 +585,18 @@ suite('user restrictions in the editor', () => {
     await panel.receive({ type: 'applyFilter', filter: { user: '9070', place: '' } });
     const loads = panel.pageLoads;
     // Another editor in the same group hides the panel; its page is discarded, and loads again when shown.
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'cover' }), { viewColumn: panel.panel.viewColumn, preview: false });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'cover' }), {
+      viewColumn: panel.panel.viewColumn,
+      preview: false,
+    });
     await until('the panel to be hidden', () => !panel.panel.visible);
     panel.panel.reveal();
     await until('the page to load again and say ready', () => panel.pageLoads > loads, 20_000);
     assert.deepEqual(panel.state.filter, { user: '9070', place: '' });
-    assert.deepEqual(panel.state.rows.map((r) => r.displayReason), ['kept']);
+    assert.deepEqual(
+      panel.state.rows.map((r) => r.displayReason),
+      ['kept'],
+    );
 
     // A closed panel is forgotten: the next Show opens a new one, with a new nonce.
     panel.panel.dispose();
@@ -492,24 +613,48 @@ suite('user restrictions in the editor', () => {
     await first.receive({ type: 'applyFilter', filter: { user: '9080', place: '' } });
     // What the page saves with vscode.setState, and VS Code hands back to the serializer after a reload.
     const saved = { draft: { user: '9080', place: '' }, restore: first.state.restore };
-    assert.deepEqual(saved.restore, { connectionId: connection.id, universeId: U, filter: { user: '9080', place: '' } });
+    assert.deepEqual(saved.restore, {
+      connectionId: connection.id,
+      universeId: U,
+      filter: { user: '9080', place: '' },
+    });
     first.panel.dispose();
 
     const { reviveLog } = (await extensionApi()).testing;
-    const restoredPanel = () => vscode.window.createWebviewPanel('universeExplorer.restrictionLog', 'Restriction Log', vscode.ViewColumn.Active, {});
+    const restoredPanel = () =>
+      vscode.window.createWebviewPanel(
+        'universeExplorer.restrictionLog',
+        'Restriction Log',
+        vscode.ViewColumn.Active,
+        {},
+      );
     const revived = reviveLog(restoredPanel(), saved);
     assert.ok(revived, 'the saved state was refused');
     await until('the revived page to load its rows', () => revived.ready && !revived.state.loading, 20_000);
     assert.deepEqual(revived.state.filter, { user: '9080', place: '' });
-    assert.deepEqual(revived.state.rows.map((r) => [r.user, r.displayReason]), [['9080', 'restored']]);
+    assert.deepEqual(
+      revived.state.rows.map((r) => [r.user, r.displayReason]),
+      [['9080', 'restored']],
+    );
     assert.equal(revived.state.title, `Universe ${U} (Ban Test) on UR Tests`);
     assert.equal(revived.panel.title, 'Restriction Log: Ban Test');
     assert.equal(revived.panel.webview.options.enableScripts, true);
-    assert.deepEqual(revived.panel.webview.options.localResourceRoots?.map((u) => u.path), [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media').path]);
+    assert.deepEqual(
+      revived.panel.webview.options.localResourceRoots?.map((u) => u.path),
+      [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media').path],
+    );
     assert.equal(await openLog(), revived, 'Show Restriction Log reveals the revived panel');
 
     // A state that is not ours, or a universe whose log is open already: the restored panel is closed.
-    const bad = [undefined, 'text', {}, { draft: saved.draft }, { restore: { ...saved.restore, universeId: -1 } }, { restore: { ...saved.restore, filter: { user: '<b>', place: '' } } }, saved];
+    const bad = [
+      undefined,
+      'text',
+      {},
+      { draft: saved.draft },
+      { restore: { ...saved.restore, universeId: -1 } },
+      { restore: { ...saved.restore, filter: { user: '<b>', place: '' } } },
+      saved,
+    ];
     for (const state of bad) {
       const panel = restoredPanel();
       let closed = false;
@@ -520,7 +665,9 @@ suite('user restrictions in the editor', () => {
     revived.panel.dispose();
 
     // A connection that is gone: the panel comes back and says so.
-    const orphan = reviveLog(restoredPanel(), { restore: { connectionId: 'gone', universeId: U, filter: { user: '', place: '' } } });
+    const orphan = reviveLog(restoredPanel(), {
+      restore: { connectionId: 'gone', universeId: U, filter: { user: '', place: '' } },
+    });
     assert.ok(orphan);
     await until('the orphan page to load', () => orphan.ready && !orphan.state.loading, 20_000);
     assert.equal(orphan.state.error, 'The connection no longer exists.');
@@ -529,7 +676,9 @@ suite('user restrictions in the editor', () => {
   });
 
   test('a read-only universe refuses bans and edits before asking anything', async () => {
-    await vscode.workspace.getConfiguration('universeExplorer').update('readOnlyUniverses', [U], vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('readOnlyUniverses', [U], vscode.ConfigurationTarget.Global);
     answer();
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.match(ui.messages('error')[0] ?? '', /universe 5150 is read-only/);

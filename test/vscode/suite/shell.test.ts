@@ -5,17 +5,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { CommandContext } from '../../../src/commands/context';
-import type { AreaResult } from '../../../src/commands/testConnection';
-import type { TreeNode } from '../../../src/tree/node';
+import type { TestContext } from '../../../src/extension';
+import type { AreaResult } from '../../../src/core/commands/testConnection';
+import type { TreeNode } from '../../../src/core/tree/node';
 import { TestEmulator } from '../../unit/support/emulator';
 import { extensionApi, ScriptedUi } from './support';
 
 const label = (n: TreeNode) => String(n.item().label);
 
 suite('extension shell', () => {
-  let ctx: CommandContext;
-  let realUi: CommandContext['ui'];
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
   let emulator: TestEmulator;
   const limitedKey = 'key-without-restrictions-scope';
 
@@ -42,7 +42,12 @@ suite('extension shell', () => {
     await emulator.close();
   });
 
-  async function addThroughUi(name: string, baseUrl: string, apiKey: string, universes = '4242 = Shell Test'): Promise<ScriptedUi> {
+  async function addThroughUi(
+    name: string,
+    baseUrl: string,
+    apiKey: string,
+    universes = '4242 = Shell Test',
+  ): Promise<ScriptedUi> {
     const ui = new ScriptedUi()
       .on('input', /^Connection name/, name)
       .on('input', /^Base URL/, baseUrl)
@@ -70,7 +75,8 @@ suite('extension shell', () => {
   test('with nothing configured the tree is empty, so the welcome content with both buttons shows', async () => {
     await vscode.commands.executeCommand('universeExplorer.stopSandbox');
     assert.deepEqual(await ctx.tree.getChildren(), []);
-    const welcome = vscode.extensions.getExtension('universe-explorer.universe-explorer')!.packageJSON.contributes.viewsWelcome;
+    const welcome = vscode.extensions.getExtension('universe-explorer.universe-explorer')!.packageJSON.contributes
+      .viewsWelcome;
     const contents = welcome.find((w: { view: string }) => w.view === 'universeExplorer.universes').contents as string;
     assert.match(contents, /\[Add Connection…\]\(command:universeExplorer\.addConnection\)/);
     assert.match(contents, /\[Start Local Sandbox\]\(command:universeExplorer\.startSandbox\)/);
@@ -102,7 +108,10 @@ suite('extension shell', () => {
       // Use the key, so request lines are logged.
       const [stores] = await groups('Secret Check');
       const children = await ctx.tree.getChildren(stores);
-      assert.ok(children.every((n) => !label(n).startsWith("Couldn't load")), children.map(label).join(', '));
+      assert.ok(
+        children.every((n) => !label(n).startsWith("Couldn't load")),
+        children.map(label).join(', '),
+      );
       assert.ok(ctx.log.lines().some((l) => l.includes('GET /datastores/v1/universes/4242/standard-datastores')));
 
       const state = JSON.stringify(ctx.extension.globalState.keys().map((k) => ctx.extension.globalState.get(k)));
@@ -137,7 +146,10 @@ suite('extension shell', () => {
   test('Test Connection names the area a key lacks instead of failing the whole connection', async () => {
     const ui = await addThroughUi('Limited', emulator.url, limitedKey);
     const [connection] = ctx.connections.list().filter((c) => c.name === 'Limited');
-    const results = (await vscode.commands.executeCommand('universeExplorer.testConnection', await connectionNode('Limited'))) as AreaResult[];
+    const results = (await vscode.commands.executeCommand(
+      'universeExplorer.testConnection',
+      await connectionNode('Limited'),
+    )) as AreaResult[];
     assert.ok(connection);
     assert.deepEqual(
       results.map((r) => [r.area, r.ok]),
@@ -155,7 +167,10 @@ suite('extension shell', () => {
 
   test('Test Connection against an unreachable service reports each area, not an exception', async () => {
     const ui = await addThroughUi('Down', 'http://127.0.0.1:9', 'k');
-    const results = (await vscode.commands.executeCommand('universeExplorer.testConnection', await connectionNode('Down'))) as AreaResult[];
+    const results = (await vscode.commands.executeCommand(
+      'universeExplorer.testConnection',
+      await connectionNode('Down'),
+    )) as AreaResult[];
     assert.equal(results.length, 3);
     assert.ok(results.every((r) => !r.ok && r.detail.length > 0));
     assert.equal(ui.messages('error').length, 0);

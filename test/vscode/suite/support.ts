@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { withProgress, type Progress } from '../../../src/core/progress';
+import type { Ui } from '../../../src/core/ui';
 import type { ExtensionApi } from '../../../src/extension';
-import type { Ui } from '../../../src/ui';
 
 export const extensionId = 'universe-explorer.universe-explorer';
 
@@ -31,6 +32,8 @@ interface Rule {
 export class ScriptedUi implements Ui {
   readonly prompts: Prompt[] = [];
   readonly copied: string[] = [];
+  /** VS Code's notification unless a test replaces it (to cancel, or to see the titles). */
+  progress: Progress = withProgress;
   private rules: Rule[] = [];
 
   /** `answer`: a string for inputs and message buttons, a label (string) for picks, a Uri for dialogs. */
@@ -56,11 +59,15 @@ export class ScriptedUi implements Ui {
     const answer = this.answer('input', `${options.title ?? ''} ${options.prompt ?? ''}`) as string | undefined;
     if (answer === undefined) return undefined;
     const problem = await options.validateInput?.(answer);
-    if (problem) throw new Error(`ScriptedUi: input "${answer}" for "${options.title}" was refused: ${JSON.stringify(problem)}`);
+    if (problem)
+      throw new Error(`ScriptedUi: input "${answer}" for "${options.title}" was refused: ${JSON.stringify(problem)}`);
     return answer;
   }
 
-  async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
+  async pick<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+  ): Promise<T | undefined> {
     const label = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string | undefined;
     if (label === undefined) return undefined;
     const item = items.find((i) => i.label === label);
@@ -68,8 +75,12 @@ export class ScriptedUi implements Ui {
     return item;
   }
 
-  async pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T[] | undefined> {
-    const labels = this.answer('pickMany', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string[] | undefined;
+  async pickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+  ): Promise<T[] | undefined> {
+    const labels = this.answer('pickMany', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as
+      string[] | undefined;
     return labels && items.filter((i) => labels.includes(i.label));
   }
 
@@ -99,7 +110,11 @@ export class ScriptedUi implements Ui {
 }
 
 /** Polls until `check` returns a value that is not undefined/false, or fails after `ms`. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();

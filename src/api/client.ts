@@ -1,0 +1,31 @@
+// The client: one transport shared by the three groups of calls.
+import { AssetsApi } from './assets';
+import { DataStoresApi } from './datastores';
+import { Transport, type RateLimit, type TransportOptions } from './http';
+import { RestrictionsApi } from './restrictions';
+
+export type ClientOptions = TransportOptions;
+
+export class OpenApiClient {
+  readonly restrictions: RestrictionsApi;
+  readonly datastores: DataStoresApi;
+  readonly assets: AssetsApi;
+  private readonly http: Transport;
+
+  constructor(options: ClientOptions) {
+    this.http = new Transport(options);
+    this.restrictions = new RestrictionsApi(this.http);
+    this.datastores = new DataStoresApi(this.http);
+    this.assets = new AssetsApi(this.http);
+  }
+
+  /** The latest x-ratelimit-* figures seen on any response. */
+  get rateLimit(): RateLimit | undefined {
+    return this.http.rateLimit;
+  }
+
+  /** Releases the keep-alive connections. */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,22 @@
+import { validator } from '../../core/prompts';
+import { required } from '../../core/ui';
+import { parseAssetId } from '../assetFormat';
+import { AssetsGroupNode } from '../tree';
+import type { AssetsCommand } from './context';
+import { pickConnection } from '../../core/prompts';
+
+export const addAssetById: AssetsCommand = {
+  id: 'universeExplorer.addAssetById',
+  failure: 'add the asset',
+  async run(ctx, node?: unknown) {
+    const connectionId =
+      node instanceof AssetsGroupNode ? node.connectionId : (await pickConnection(ctx.ui, ctx.connections)).id;
+    const text = await ctx.ui.input({
+      title: 'Add Asset by ID',
+      prompt: 'The id of an asset this connection can read; it is checked with the service',
+      validateInput: validator(parseAssetId),
+    });
+    const assetId = parseAssetId(required(text));
+    return ctx.ui.progress(`Adding asset ${assetId}…`, (signal) => ctx.model.addById(connectionId, assetId, signal));
+  },
+};

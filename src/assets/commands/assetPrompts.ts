@@ -1,0 +1,59 @@
+import { basename } from 'node:path';
+import { assetTypesFor, type AssetType, type Creator } from '../../api';
+import { validator } from '../../core/prompts';
+import { required, type Ui } from '../../core/ui';
+import { checkDescription, checkName, formatCreator, parseCreator } from '../assetFormat';
+import type { AssetsContext } from './context';
+
+const TYPE_HINTS: Partial<Record<AssetType, string>> = {
+  Decal: 'an image to put on surfaces in an experience',
+  Image: 'an image for interfaces, thumbnails, icons and previews',
+  Model: 'a 3D model, imported as a package',
+  Animation: 'an animation made in Studio',
+};
+
+/** The asset type of each file: the one that fits, or the user's pick where several fit (one pick per kind of file). */
+export async function askAssetTypes(ui: Ui, paths: readonly string[]): Promise<Map<string, AssetType>> {
+  const types = new Map<string, AssetType>();
+  const byChoice = new Map<string, string[]>();
+  for (const p of paths) {
+    const fits = assetTypesFor(p);
+    if (fits.length === 1) types.set(p, fits[0]);
+    else byChoice.set(fits.join(','), [...(byChoice.get(fits.join(',')) ?? []), p]);
+  }
+  for (const [choice, group] of byChoice) {
+    const names =
+      group.length === 1 ? basename(group[0]) : `${group.length} files (${group.map((p) => basename(p)).join(', ')})`;
+    const picked = await ui.pick(
+      choice.split(',').map((t) => ({ label: t as AssetType, description: TYPE_HINTS[t as AssetType] })),
+      { title: `Upload ${names} as`, placeHolder: 'Asset type' },
+    );
+    for (const p of group) types.set(p, required(picked).label);
+  }
+  return types;
+}
+
+export async function askName(ui: Ui, title: string, value: string): Promise<string> {
+  return required(
+    await ui.input({ title, value, prompt: 'Display name, at most 50 characters', validateInput: checkName }),
+  ).trim();
+}
+
+export async function askDescription(ui: Ui, title: string, value = ''): Promise<string> {
+  return required(
+    await ui.input({ title, value, prompt: 'At most 1000 characters; may be empty', validateInput: checkDescription }),
+  );
+}
+
+/** The creator to upload as; the answer is remembered for the connection. */
+export async function askCreator(ctx: AssetsContext, connectionId: string): Promise<Creator> {
+  const text = await ctx.ui.input({
+    title: 'Creator',
+    value: formatCreator(ctx.model.creator(connectionId)),
+    prompt: 'The user id to upload as (e.g. 1001), or "group <id>" for a group; remembered for this connection',
+    validateInput: validator(parseCreator),
+  });
+  const creator = parseCreator(required(text));
+  await ctx.model.setCreator(connectionId, creator);
+  return creator;
+}

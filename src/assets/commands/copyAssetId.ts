@@ -1,0 +1,8 @@
+import type { AssetsCommand } from './context';
+import { asAsset } from './support';
+
+export const copyAssetId: AssetsCommand = {
+  id: 'universeExplorer.copyAssetId',
+  failure: 'copy the asset id',
+  run: (ctx, node: unknown) => ctx.ui.copy(asAsset(node).assetId),
+};

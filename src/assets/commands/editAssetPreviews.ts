@@ -1,0 +1,24 @@
+import { validator } from '../../core/prompts';
+import { required } from '../../core/ui';
+import { formatPreviews, MAX_PREVIEWS, parsePreviews } from '../assetFormat';
+import type { AssetsCommand } from './context';
+import { currentAsset, updateAsset } from './support';
+
+export const editAssetPreviews: AssetsCommand = {
+  id: 'universeExplorer.editAssetPreviews',
+  failure: 'edit the previews',
+  async run(ctx, node: unknown) {
+    const { node: a, asset } = await currentAsset(ctx, node);
+    const text = await ctx.ui.input({
+      title: `Previews of ${asset.displayName}`,
+      value: formatPreviews(asset.previews),
+      prompt: `Image asset ids separated by ";", each optionally "= alt text" (at most ${MAX_PREVIEWS}); empty removes them all`,
+      validateInput: validator(parsePreviews),
+    });
+    const previews = parsePreviews(required(text));
+    return updateAsset(ctx, a, `Saving the previews of ${asset.displayName}`, {
+      request: { previews },
+      updateMask: 'previews',
+    });
+  },
+};

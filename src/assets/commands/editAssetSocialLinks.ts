@@ -1,0 +1,40 @@
+import type { UpdateAssetRequest } from '../../api';
+import { required } from '../../core/ui';
+import { checkSocialUri, SOCIAL_LINKS } from '../assetFormat';
+import type { AssetsCommand } from './context';
+import { currentAsset, updateAsset } from './support';
+
+interface SocialLink {
+  title?: string;
+  uri: string;
+}
+
+export const editAssetSocialLinks: AssetsCommand = {
+  id: 'universeExplorer.editAssetSocialLinks',
+  failure: 'edit the social links',
+  async run(ctx, node: unknown) {
+    const { node: a, asset } = await currentAsset(ctx, node);
+    const current = asset as Record<string, unknown>;
+    const request: UpdateAssetRequest = {};
+    for (const kind of SOCIAL_LINKS) {
+      const link = current[kind.field] as SocialLink | undefined;
+      const uri = required(
+        await ctx.ui.input({
+          title: `${kind.name} link`,
+          value: link?.uri ?? '',
+          prompt: `An https://${kind.hosts[0]}/… address; empty removes the link`,
+          validateInput: (v) => checkSocialUri(kind, v),
+        }),
+      ).trim();
+      if (!uri) continue;
+      const title = required(
+        await ctx.ui.input({ title: `${kind.name} link title`, value: link?.title ?? '', prompt: 'Optional' }),
+      ).trim();
+      request[kind.field] = title ? { title, uri } : { uri };
+    }
+    return updateAsset(ctx, a, `Saving the social links of ${a.displayName}`, {
+      request,
+      updateMask: SOCIAL_LINKS.map((k) => k.field).join(','),
+    });
+  },
+};

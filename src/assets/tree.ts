@@ -1,0 +1,188 @@
+// The Assets group of a universe (the connection's known assets, the same under every universe), and each asset's
+// versions.
+import vscode = require('vscode');
+import type { AssetVersion } from '../api';
+import { reason } from '../core/errors';
+import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
+import { MessageNode } from '../core/tree/messageNode';
+import type { TreeNode } from '../core/tree/node';
+import { Pager } from '../core/tree/pager';
+import type { UniverseNode } from '../core/tree/connectionNodes';
+import { formatCreator } from './assetFormat';
+import type { KnownAsset } from './assetList';
+import type { AssetsModel } from './model';
+
+/**
+ * There is no call that lists a creator's assets, and assets do not belong to a universe: every universe's Assets
+ * group of a connection shows the same list, the assets this connection uploaded or added by id.
+ */
+export class AssetsGroupNode implements TreeNode {
+  readonly id: string;
+  private loading: Promise<AssetNode[]> | undefined;
+
+  constructor(
+    readonly model: AssetsModel,
+    readonly parent: UniverseNode,
+  ) {
+    this.id = assetsGroupId(parent.id);
+  }
+
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+
+  item(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Assets', vscode.TreeItemCollapsibleState.Collapsed);
+    item.iconPath = new vscode.ThemeIcon('file-media');
+    item.tooltip = 'The assets this connection uploaded or added by id (the same list under every universe)';
+    item.contextValue = 'assets';
+    return item;
+  }
+
+  /** Reads each known asset once per load (Get Asset), so state and moderation are current. */
+  async children(): Promise<TreeNode[]> {
+    if (this.model.list(this.connectionId).length === 0) {
+      const add = { command: 'universeExplorer.addAssetById', title: 'Add Asset by ID', arguments: [this] };
+      return [new MessageNode(this, 'No assets yet: upload a file from the Explorer, or add one by id…', add, 'add')];
+    }
+    this.loading ??= this.model
+      .readAll(this.connectionId)
+      .then((list) => list.map((known) => new AssetNode(this.model, this, known)));
+    return this.loading;
+  }
+
+  reset(): void {
+    this.loading = undefined;
+  }
+}
+
+export const assetsGroupId = (universeNodeId: string): string => `${universeNodeId}/assets`;
+
+const TYPE_ICONS: Record<string, string> = {
+  Image: 'file-media',
+  Decal: 'symbol-color',
+  Audio: 'unmute',
+  Model: 'package',
+  Animation: 'play',
+  Video: 'device-camera-video',
+  Mesh: 'symbol-misc',
+};
+
+/** A known asset: what Get Asset said (or why it could not say), expanding to its versions. */
+export class AssetNode implements PagedNode {
+  readonly id: string;
+  readonly pager: Pager<AssetVersion>;
+
+  constructor(
+    readonly model: AssetsModel,
+    readonly parent: AssetsGroupNode,
+    readonly known: KnownAsset,
+  ) {
+    this.id = assetNodeId(parent.id, known.id);
+    this.pager = new Pager((pageToken, signal) =>
+      model.listVersions(this.connectionId, this.assetId, pageToken, signal),
+    );
+  }
+
+  get assetId(): string {
+    return this.known.id;
+  }
+
+  get connectionId(): string {
+    return this.parent.connectionId;
+  }
+
+  get asset() {
+    return this.model.detailsOf(this.connectionId, this.assetId).asset;
+  }
+
+  get displayName(): string {
+    return this.asset?.displayName || this.known.displayName;
+  }
+
+  get archived(): boolean {
+    return this.asset?.state === 'Archived';
+  }
+
+  item(): vscode.TreeItem {
+    const a = this.asset;
+    const error = this.model.detailsOf(this.connectionId, this.assetId).error;
+    const item = new vscode.TreeItem(
+      this.displayName,
+      a ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    const type = a?.assetType ?? this.known.assetType;
+    const moderation = a?.moderationResult?.moderationState;
+    item.description = a
+      ? [this.archived ? 'Archived' : '', type, this.archived ? '' : a.state, moderation].filter(Boolean).join(' · ')
+      : `couldn't load: ${reason(error)}`;
+    item.tooltip = [
+      `${this.displayName} (asset ${this.assetId})`,
+      type ? `Type: ${type}` : '',
+      a?.state ? `State: ${a.state}` : '',
+      moderation ? `Moderation: ${moderation}` : '',
+      a?.revisionId ? `Version: ${a.revisionId}${a.revisionCreateTime ? ` (${a.revisionCreateTime})` : ''}` : '',
+      a?.description ? `\n${a.description}` : '',
+      a ? '' : `Couldn't load: ${reason(error)}`,
+    ]
+      .filter(Boolean)
+      .join('\n');
+    item.iconPath = this.icon(type, moderation);
+    item.contextValue = !a ? 'asset.unavailable' : this.archived ? 'asset.archived' : 'asset';
+    return item;
+  }
+
+  private icon(type: string | undefined, moderation: string | undefined): vscode.ThemeIcon {
+    if (!this.asset) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    if (this.archived) return new vscode.ThemeIcon('archive', new vscode.ThemeColor('disabledForeground'));
+    if (moderation === 'Rejected')
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('errorForeground'));
+    if (moderation === 'Reviewing') return new vscode.ThemeIcon('clock');
+    return new vscode.ThemeIcon(TYPE_ICONS[type ?? ''] ?? 'file-binary');
+  }
+
+  children(): Promise<TreeNode[]> {
+    return pagedChildren(this, this.pager, (v) => new AssetVersionNode(this, v));
+  }
+
+  /** Refresh reloads the versions and reads the asset again (the view redraws it when the model says so). */
+  reset(): void {
+    this.pager.reset();
+    void this.model.reread(this.connectionId, this.assetId);
+  }
+}
+
+export const assetNodeId = (groupId: string, assetId: string): string => `${groupId}/a:${assetId}`;
+
+export class AssetVersionNode implements TreeNode {
+  readonly id: string;
+
+  constructor(
+    readonly parent: AssetNode,
+    readonly version: AssetVersion,
+  ) {
+    this.id = `${parent.id}/v:${version.versionNumber}`;
+  }
+
+  /** The version Get Asset reports as the asset's revision. */
+  get current(): boolean {
+    return this.parent.asset?.revisionId === this.version.versionNumber;
+  }
+
+  item(): vscode.TreeItem {
+    const v = this.version;
+    const moderation = v.moderationResult?.moderationState;
+    const item = new vscode.TreeItem(`Version ${v.versionNumber}`, vscode.TreeItemCollapsibleState.None);
+    item.description = [this.current ? 'current' : '', moderation].filter(Boolean).join(' · ');
+    item.tooltip = [
+      v.path,
+      moderation ? `Moderation: ${moderation}` : '',
+      v.creationContext ? `Creator: ${formatCreator(v.creationContext.creator)}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    item.iconPath = new vscode.ThemeIcon(this.current ? 'pass-filled' : 'history');
+    item.contextValue = this.current ? 'assetVersion.current' : 'assetVersion';
+    return item;
+  }
+}

@@ -1,7 +1,0 @@
-import type { CommandDef } from './context';
-
-export const stopSandbox: CommandDef = {
-  id: 'universeExplorer.stopSandbox',
-  failure: 'stop the Local Sandbox',
-  run: (ctx) => ctx.sandbox.stop(),
-};

@@ -1,0 +1,17 @@
+import { askApiKey, askBaseUrl, askName, askPrefix, askUniverses } from '../prompts';
+import type { CoreCommand } from './context';
+
+export const addConnection: CoreCommand = {
+  id: 'universeExplorer.addConnection',
+  failure: 'add the connection',
+  async run(ctx) {
+    const name = await askName(ctx.ui);
+    const baseUrl = await askBaseUrl(ctx.ui);
+    const apiKey = await askApiKey(ctx.ui);
+    const entryHeaderPrefix = await askPrefix(ctx.ui);
+    const universes = await askUniverses(ctx.ui);
+    const connection = await ctx.connections.add({ name, baseUrl, entryHeaderPrefix, universes }, apiKey);
+    ctx.log.info(`Added connection "${name}" (${baseUrl})`);
+    return connection;
+  },
+};

@@ -1,0 +1,10 @@
+import type { Connection } from '../connections';
+import { pickConnection } from '../prompts';
+import { ConnectionNode } from '../tree/connectionNodes';
+import type { CoreContext } from './context';
+
+/** The connection of the clicked node, or one picked from the list. */
+export async function connectionOf(ctx: CoreContext, node: unknown, savedOnly = false): Promise<Connection> {
+  if (node instanceof ConnectionNode) return node.connection;
+  return pickConnection(ctx.ui, ctx.connections, savedOnly);
+}

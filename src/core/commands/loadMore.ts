@@ -1,0 +1,11 @@
+import type { PagedNode } from '../tree/loadMoreNode';
+import type { CoreCommand } from './context';
+
+export const loadMore: CoreCommand = {
+  id: 'universeExplorer.loadMore',
+  failure: 'load more',
+  async run(ctx, node: PagedNode) {
+    await node.pager.loadMore();
+    ctx.tree.update(node);
+  },
+};

@@ -1,0 +1,15 @@
+import { UniverseNode } from '../tree/connectionNodes';
+import type { CoreCommand } from './context';
+
+export const removeUniverse: CoreCommand = {
+  id: 'universeExplorer.removeUniverse',
+  failure: 'remove the universe',
+  async run(ctx, node: unknown) {
+    if (!(node instanceof UniverseNode)) throw new Error('choose a universe in the Universes view');
+    const connection = node.parent.connection;
+    await ctx.connections.update({
+      ...connection,
+      universes: connection.universes.filter((u) => u.id !== node.universe.id),
+    });
+  },
+};

@@ -1,0 +1,145 @@
+import vscode = require('vscode');
+import { OpenApiClient } from '../api';
+import type { Log } from './log';
+import { settings } from './settings';
+
+export interface UniverseRef {
+  id: number;
+  name?: string;
+}
+
+export interface Connection {
+  id: string;
+  name: string;
+  baseUrl: string;
+  entryHeaderPrefix: string;
+  universes: UniverseRef[];
+  /** The built-in sandbox: not persisted, shown while it runs. */
+  sandbox?: boolean;
+}
+
+/** The id of the built-in sandbox's connection, which exists while the sandbox runs. */
+export const SANDBOX_ID = 'sandbox';
+
+const stateKey = 'universeExplorer.connections';
+const secretKey = (id: string) => `universeExplorer.apiKey.${id}`;
+
+/** Connections live in globalState; their API keys only in SecretStorage. */
+export class Connections implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly removed = new vscode.EventEmitter<string>();
+  /** A saved connection was removed (its id). */
+  readonly onDidRemove = this.removed.event;
+  private readonly clients = new Map<string, OpenApiClient>();
+  private readonly lifetimes = new Map<string, AbortController>();
+  private sandbox: Connection | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Log,
+  ) {}
+
+  list(): Connection[] {
+    const saved = this.context.globalState.get<Connection[]>(stateKey, []);
+    return this.sandbox ? [this.sandbox, ...saved] : saved;
+  }
+
+  get(id: string): Connection | undefined {
+    return this.list().find((c) => c.id === id);
+  }
+
+  async add(connection: Omit<Connection, 'id'>, apiKey: string): Promise<Connection> {
+    const saved: Connection = {
+      ...connection,
+      id: `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+    };
+    await this.context.secrets.store(secretKey(saved.id), apiKey);
+    await this.save([...this.persisted(), saved]);
+    return saved;
+  }
+
+  /** Replaces a saved connection's settings; a new API key replaces the stored one. */
+  async update(connection: Connection, apiKey?: string): Promise<void> {
+    if (connection.sandbox) throw new Error('The Local Sandbox connection is managed by the extension.');
+    if (apiKey !== undefined) await this.context.secrets.store(secretKey(connection.id), apiKey);
+    this.dropClient(connection.id);
+    await this.save(this.persisted().map((c) => (c.id === connection.id ? connection : c)));
+  }
+
+  async remove(id: string): Promise<void> {
+    this.dropClient(id);
+    await this.context.secrets.delete(secretKey(id));
+    await this.save(this.persisted().filter((c) => c.id !== id));
+    this.removed.fire(id);
+  }
+
+  async setSandbox(connection: Connection | undefined, apiKey?: string): Promise<void> {
+    this.dropClient(SANDBOX_ID);
+    if (connection && apiKey) await this.context.secrets.store(secretKey(connection.id), apiKey);
+    this.sandbox = connection;
+    this.changed.fire();
+  }
+
+  /** A client for the connection, created on first use with the key from SecretStorage. */
+  async client(id: string): Promise<OpenApiClient> {
+    const cached = this.clients.get(id);
+    if (cached) return cached;
+    const connection = this.get(id);
+    if (!connection) {
+      throw new Error(
+        id === SANDBOX_ID
+          ? 'The Local Sandbox is not running. Start it, then try again.'
+          : 'The connection no longer exists.',
+      );
+    }
+    const apiKey = await this.context.secrets.get(secretKey(id));
+    if (!apiKey) throw new Error(`No API key is stored for "${connection.name}". Edit the connection to set one.`);
+    const client = new OpenApiClient({
+      baseUrl: connection.baseUrl,
+      apiKey,
+      entryHeaderPrefix: connection.entryHeaderPrefix,
+      timeoutMs: settings().requestTimeoutSeconds * 1000,
+      log: (e) =>
+        this.log.info(
+          `${connection.name}: ${e.method} ${e.path} ${e.status ?? e.error ?? ''} ${Math.round(e.ms)}ms` +
+            (e.attempt > 1 ? ` (attempt ${e.attempt})` : ''),
+        ),
+    });
+    this.clients.set(id, client);
+    return client;
+  }
+
+  /**
+   * Aborted when the connection's client is dropped (the connection edited or removed, the sandbox stopped, the
+   * extension deactivated): for reads that no user action can cancel, such as the file system's.
+   */
+  signal(id: string): AbortSignal {
+    let controller = this.lifetimes.get(id);
+    if (!controller) this.lifetimes.set(id, (controller = new AbortController()));
+    return controller.signal;
+  }
+
+  dispose(): void {
+    for (const id of new Set([...this.clients.keys(), ...this.lifetimes.keys()])) this.dropClient(id);
+    this.changed.dispose();
+    this.removed.dispose();
+  }
+
+  private persisted(): Connection[] {
+    return this.context.globalState.get<Connection[]>(stateKey, []);
+  }
+
+  private async save(connections: Connection[]): Promise<void> {
+    await this.context.globalState.update(stateKey, connections);
+    this.changed.fire();
+  }
+
+  private dropClient(id: string): void {
+    const client = this.clients.get(id);
+    this.clients.delete(id);
+    this.lifetimes.get(id)?.abort();
+    this.lifetimes.delete(id);
+    void client?.close();
+  }
+}

@@ -1,0 +1,91 @@
+// The prompts every area uses: input checks, the connection's own fields, and which connection or universe a
+// command run from the palette acts on.
+import type { Connection, Connections, UniverseRef } from './connections';
+import { checkBaseUrl, formatUniverses, parseUniverses, type UniverseEntry } from './format';
+import { required, type Ui } from './ui';
+
+/** An input box check from a function that throws with the reason. */
+export function validator(check: (value: string) => unknown) {
+  return (value: string): string | undefined => {
+    try {
+      check(value);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+}
+
+export async function askName(ui: Ui, value = ''): Promise<string> {
+  const name = await ui.input({
+    title: 'Connection name',
+    value,
+    prompt: 'A name to show in the Universes view',
+    validateInput: (v) => (v.trim() ? undefined : 'Enter a name.'),
+  });
+  return required(name).trim();
+}
+
+export async function askBaseUrl(ui: Ui, value = 'https://apis.roblox.com'): Promise<string> {
+  const url = await ui.input({
+    title: 'Base URL',
+    value,
+    prompt: 'The address of the Open API, without a path',
+    validateInput: checkBaseUrl,
+  });
+  return required(url).trim().replace(/\/+$/, '');
+}
+
+export async function askApiKey(ui: Ui): Promise<string> {
+  const key = await ui.input({
+    title: 'API key',
+    password: true,
+    prompt: 'Kept in VS Code Secret Storage only',
+    validateInput: (v) => (v.trim() ? undefined : 'Enter the API key.'),
+  });
+  return required(key).trim();
+}
+
+export async function askPrefix(ui: Ui, value = 'platform'): Promise<string> {
+  const prefix = await ui.input({
+    title: 'Entry header prefix',
+    value,
+    prompt: 'The word before -entry-version in data store headers',
+    validateInput: (v) => (/^[A-Za-z0-9]+$/.test(v.trim()) ? undefined : 'Use letters and digits only.'),
+  });
+  return required(prefix).trim();
+}
+
+export async function askUniverses(ui: Ui, value: readonly UniverseEntry[] = []): Promise<UniverseEntry[]> {
+  const text = await ui.input({
+    title: 'Universes',
+    value: formatUniverses(value),
+    prompt: 'Universe ids separated by commas, each optionally "= name", e.g. 123456 = My Game, 789',
+    validateInput: validator(parseUniverses),
+  });
+  return parseUniverses(required(text));
+}
+
+/** The connection of the command, or one picked from the list (the only one when there is one). */
+export async function pickConnection(ui: Ui, connections: Connections, savedOnly = false): Promise<Connection> {
+  const all = connections.list().filter((c) => !savedOnly || !c.sandbox);
+  if (all.length === 0) throw new Error('there are no connections yet; add one first');
+  if (all.length === 1) return all[0];
+  const picked = await ui.pick(
+    all.map((c) => ({ label: c.name, description: c.baseUrl, connection: c })),
+    { title: 'Connection' },
+  );
+  return required(picked).connection;
+}
+
+/** A universe of the connection: the only one, or one picked. */
+export async function pickUniverse(ui: Ui, connection: Connection): Promise<UniverseRef> {
+  const universes = connection.universes;
+  if (universes.length === 0) throw new Error(`"${connection.name}" has no universe yet; add one first`);
+  if (universes.length === 1) return universes[0];
+  const picked = await ui.pick(
+    universes.map((u) => ({ label: u.name ?? `Universe ${u.id}`, description: String(u.id), universe: u })),
+    { title: `Universe of ${connection.name}` },
+  );
+  return required(picked).universe;
+}

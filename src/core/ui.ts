@@ -1,0 +1,77 @@
+import vscode = require('vscode');
+import { withProgress, type Progress } from './progress';
+
+/** Every prompt, pick, message and progress goes through this object, so tests can answer them. */
+export interface Ui {
+  input(options: vscode.InputBoxOptions): Promise<string | undefined>;
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
+  pickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+  ): Promise<T[] | undefined>;
+  info(message: string, ...actions: string[]): Promise<string | undefined>;
+  warn(
+    message: string,
+    options: { modal?: boolean; detail?: string },
+    ...actions: string[]
+  ): Promise<string | undefined>;
+  error(message: string, ...actions: string[]): Promise<string | undefined>;
+  saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
+  openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined>;
+  copy(text: string): Promise<void>;
+  progress: Progress;
+}
+
+export const vscodeUi: Ui = {
+  input: async (options) => vscode.window.showInputBox(options),
+  pick: async (items, options) => vscode.window.showQuickPick(items, options),
+  pickMany: async (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
+  info: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
+  warn: async (message, options, ...actions) => vscode.window.showWarningMessage(message, options, ...actions),
+  error: async (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
+  saveDialog: async (options) => vscode.window.showSaveDialog(options),
+  openDialog: async (options) => vscode.window.showOpenDialog(options),
+  copy: async (text) => vscode.env.clipboard.writeText(text),
+  progress: withProgress,
+};
+
+/**
+ * The extension's one Ui: it passes every call to VS Code's, or to the Ui a test put in its place with `use`.
+ * Components keep this object, so a replacement reaches all of them at once.
+ */
+export class SwitchableUi implements Ui {
+  private target: Ui = vscodeUi;
+
+  get current(): Ui {
+    return this.target;
+  }
+
+  use(ui: Ui): void {
+    this.target = ui;
+  }
+
+  input: Ui['input'] = (options) => this.target.input(options);
+  pick: Ui['pick'] = (items, options) => this.target.pick(items, options);
+  pickMany: Ui['pickMany'] = (items, options) => this.target.pickMany(items, options);
+  info: Ui['info'] = (message, ...actions) => this.target.info(message, ...actions);
+  warn: Ui['warn'] = (message, options, ...actions) => this.target.warn(message, options, ...actions);
+  error: Ui['error'] = (message, ...actions) => this.target.error(message, ...actions);
+  saveDialog: Ui['saveDialog'] = (options) => this.target.saveDialog(options);
+  openDialog: Ui['openDialog'] = (options) => this.target.openDialog(options);
+  copy: Ui['copy'] = (text) => this.target.copy(text);
+  progress: Progress = (title, task) => this.target.progress(title, task);
+}
+
+/** Thrown when the user dismisses a prompt; the command wrapper treats it as a silent cancel. */
+export class UserCancelled extends Error {
+  override name = 'UserCancelled';
+  constructor() {
+    super('Cancelled');
+  }
+}
+
+/** Returns the answer, or throws UserCancelled when the prompt was dismissed. */
+export function required<T>(answer: T | undefined): T {
+  if (answer === undefined) throw new UserCancelled();
+  return answer;
+}

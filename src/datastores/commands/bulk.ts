@@ -1,0 +1,48 @@
+// What Export… and Import… share: the file filter, local paths, how counts read, and one way to run the job under
+// a cancellable notification that shows its count and rate.
+import vscode = require('vscode');
+import type { BulkOptions } from '../../api';
+import { isCancel } from '../../core/errors';
+import type { Ui } from '../../core/ui';
+
+export const ndjsonFilters = { 'NDJSON (one entry per line)': ['ndjson', 'jsonl'], 'All files': ['*'] };
+
+/** The path of a chosen file; bulk work streams through Node's fs, so it must be on the extension host's disk. */
+export function localPath(uri: vscode.Uri): string {
+  if (uri.scheme !== 'file') throw new Error(`choose a file on disk (got a ${uri.scheme}: location)`);
+  return uri.fsPath;
+}
+
+export const count = (n: number): string => n.toLocaleString('en-US');
+
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+interface BulkJob<C, R> {
+  title: string;
+  /** The counts before the first report. */
+  start: C;
+  /** How many entries the counts stand for. */
+  handled(counts: C): number;
+  run(opts: BulkOptions<C>): Promise<R>;
+  /** What a cancel leaves, told to the user. */
+  stopped(counts: C): string;
+}
+
+/** Runs a bulk job under a notification with its count and rate; a cancel says what was done, then stays a cancel. */
+export async function runBulk<C extends object, R>(ui: Ui, job: BulkJob<C, R>): Promise<R> {
+  let counts = job.start;
+  try {
+    return await ui.progress(job.title, (signal, report) =>
+      job.run({
+        signal,
+        onProgress: (p) => {
+          counts = p;
+          report(`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
+        },
+      }),
+    );
+  } catch (error) {
+    if (isCancel(error)) void ui.info(job.stopped(counts));
+    throw error;
+  }
+}

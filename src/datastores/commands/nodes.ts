@@ -1,0 +1,33 @@
+import { DataStoreNode, DataStoresGroupNode, EntryNode, VersionNode } from '../tree';
+
+/** The node a tree command was run on, checked, so a palette run without one gets a clear message. */
+function expect<T>(kind: new (...args: never[]) => T, what: string) {
+  return (node: unknown): T => {
+    if (!(node instanceof kind)) throw new Error(`choose ${what} in the Universes view`);
+    return node;
+  };
+}
+
+export const asStoreGroup = expect(DataStoresGroupNode, 'a Data Stores group');
+export const asDataStore = expect(DataStoreNode, 'a data store');
+export const asEntry = expect(EntryNode, 'an entry');
+export const asVersion = expect(VersionNode, 'a version');
+
+/** Throws for a node of a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
+function writable<T extends { readOnly: boolean }>(node: T, universeId: number): T {
+  if (node.readOnly)
+    throw new Error(`universe ${universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
+  return node;
+}
+
+/** A data store the user may write to. */
+export function writableStore(node: unknown): DataStoreNode {
+  const store = asDataStore(node);
+  return writable(store, store.ref.universeId);
+}
+
+/** An entry the user may write to. */
+export function writableEntry(node: unknown): EntryNode {
+  const entry = asEntry(node);
+  return writable(entry, entry.address.universeId);
+}

@@ -1,0 +1,69 @@
+// The data stores area: its model, the Data Stores group of each universe, the entry editors and the commands.
+import vscode = require('vscode');
+import { registerCommands } from '../core/commands';
+import type { AreaProbe } from '../core/commands/context';
+import type { Connections } from '../core/connections';
+import type { Log } from '../core/log';
+import type { UniverseTree } from '../core/tree/provider';
+import type { Ui } from '../core/ui';
+import { chooseScope } from './commands/chooseScope';
+import { compareVersion } from './commands/compareVersion';
+import type { DataStoresCommand } from './commands/context';
+import { copyKey } from './commands/copyKey';
+import { copyVersion } from './commands/copyVersion';
+import { deleteEntry } from './commands/deleteEntry';
+import { editMetadata } from './commands/editMetadata';
+import { exportDataStore } from './commands/exportDataStore';
+import { filterDataStores } from './commands/filterDataStores';
+import { filterEntries } from './commands/filterEntries';
+import { goToKey } from './commands/goToKey';
+import { importDataStore } from './commands/importDataStore';
+import { incrementEntry } from './commands/incrementEntry';
+import { newEntry } from './commands/newEntry';
+import { restoreVersion } from './commands/restoreVersion';
+import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
+import { DataStoresModel } from './model';
+import { DataStoresGroupNode } from './tree';
+import { entryScheme, versionScheme } from './uris';
+import { followModel } from './view';
+
+const commands: readonly DataStoresCommand[] = [
+  chooseScope,
+  filterEntries,
+  filterDataStores,
+  goToKey,
+  newEntry,
+  deleteEntry,
+  incrementEntry,
+  editMetadata,
+  copyKey,
+  copyVersion,
+  compareVersion,
+  restoreVersion,
+  exportDataStore,
+  importDataStore,
+];
+
+export const dataStoresProbe: AreaProbe = {
+  area: 'Data stores',
+  probe: (client, universeId, signal) => client.datastores.listDataStores({ universeId, limit: 1 }, { signal }),
+};
+
+export function activateDataStores(deps: { connections: Connections; ui: Ui; log: Log; tree: UniverseTree }) {
+  const { connections, ui, log, tree } = deps;
+  const model = new DataStoresModel(connections);
+  const entries = new EntryFileSystem(model, ui, log);
+  tree.addGroup((universe) => new DataStoresGroupNode(model, universe));
+  const disposables: vscode.Disposable[] = [
+    model,
+    entries,
+    vscode.workspace.registerFileSystemProvider(entryScheme, entries, { isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(model), {
+      isCaseSensitive: true,
+      isReadonly: true,
+    }),
+    ...followModel(model, tree),
+    ...registerCommands({ ui, log, model }, commands),
+  ];
+  return { model, disposables };
+}

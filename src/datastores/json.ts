@@ -1,0 +1,134 @@
+// JSON text tools for the entry editor. They keep every literal exactly as written (a big integer is never
+// rounded by a parse and re-stringify) and report errors by line and column. No vscode import.
+
+export class JsonSyntaxError extends Error {
+  override name = 'JsonSyntaxError';
+  constructor(
+    readonly detail: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`Invalid JSON at line ${line}, column ${column}: ${detail}`);
+  }
+}
+
+/** Re-lays out JSON text: `indent` 0 gives the compact form. Throws JsonSyntaxError on invalid input. */
+export function formatJson(text: string, indent = 2): string {
+  const out: string[] = [];
+  const s = new Scanner(text);
+  s.skipSpace();
+  writeValue(s, out, indent, 0);
+  s.skipSpace();
+  if (!s.done()) s.fail('Unexpected text after the JSON value');
+  return out.join('');
+}
+
+function writeValue(s: Scanner, out: string[], indent: number, depth: number): void {
+  if (depth > 1000) s.fail('Nested too deeply');
+  const c = s.peek();
+  if (c === '{' || c === '[') {
+    const close = c === '{' ? '}' : ']';
+    s.next();
+    out.push(c);
+    s.skipSpace();
+    if (s.peek() === close) {
+      s.next();
+      out.push(close);
+      return;
+    }
+    const pad = indent ? '\n' + ' '.repeat(indent * (depth + 1)) : '';
+    for (let first = true; ; first = false) {
+      if (!first) out.push(',');
+      out.push(pad);
+      if (close === '}') {
+        if (s.peek() !== '"') s.fail('Expected a property name in double quotes');
+        out.push(s.string());
+        s.skipSpace();
+        s.expect(':');
+        out.push(indent ? ': ' : ':');
+        s.skipSpace();
+      }
+      writeValue(s, out, indent, depth + 1);
+      s.skipSpace();
+      if (s.peek() === ',') {
+        s.next();
+        s.skipSpace();
+        continue;
+      }
+      s.expect(close, `Expected ',' or '${close}'`);
+      out.push(indent ? '\n' + ' '.repeat(indent * depth) : '', close);
+      return;
+    }
+  }
+  if (c === '"') out.push(s.string());
+  else if (c === '-' || (c >= '0' && c <= '9')) out.push(s.number());
+  else out.push(s.word());
+}
+
+class Scanner {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  done(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  peek(): string {
+    return this.text[this.pos] ?? '';
+  }
+
+  next(): string {
+    return this.text[this.pos++];
+  }
+
+  skipSpace(): void {
+    while (/[ \t\n\r]/.test(this.peek()) && !this.done()) this.pos++;
+  }
+
+  expect(c: string, detail = `Expected '${c}'`): void {
+    if (this.peek() !== c) this.fail(detail);
+    this.pos++;
+  }
+
+  string(): string {
+    const start = this.pos;
+    this.pos++;
+    for (;;) {
+      if (this.done()) this.fail('Unterminated string', start);
+      const c = this.next();
+      if (c === '"') return this.text.slice(start, this.pos);
+      if (c === '\\') {
+        const e = this.next();
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.pos, this.pos + 4)))
+            this.fail('Bad \\u escape', this.pos - 2);
+          this.pos += 4;
+        } else if (!'"\\/bfnrt'.includes(e ?? 'x')) this.fail('Bad escape in string', this.pos - 2);
+      } else if (c < ' ') this.fail('Control character in string (escape it)', this.pos - 1);
+    }
+  }
+
+  number(): string {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    if (!m) this.fail('Invalid number');
+    this.pos += m[0].length;
+    return m[0];
+  }
+
+  word(): string {
+    for (const w of ['true', 'false', 'null']) {
+      if (this.text.startsWith(w, this.pos)) {
+        this.pos += w.length;
+        return w;
+      }
+    }
+    this.fail(this.done() ? 'Unexpected end of text' : `Unexpected character '${this.peek()}'`);
+  }
+
+  fail(detail: string, at = this.pos): never {
+    const before = this.text.slice(0, at);
+    const line = before.split('\n').length;
+    const column = at - before.lastIndexOf('\n');
+    throw new JsonSyntaxError(detail, line, column);
+  }
+}

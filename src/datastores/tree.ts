@@ -1,0 +1,183 @@
+// The Data Stores group of a universe and what it expands to: stores, entries (keys) and their versions.
+import vscode = require('vscode');
+import type { DataStore, EntryKey, EntryVersion } from '../api';
+import { formatBytes } from '../core/format';
+import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
+import type { TreeNode } from '../core/tree/node';
+import { Pager } from '../core/tree/pager';
+import type { UniverseNode } from '../core/tree/connectionNodes';
+import type { EntryAddress } from './entryPath';
+import { allScopes, type DataStoresModel, type StoreRef, type UniverseRef } from './model';
+import { entryUri, versionUri } from './uris';
+
+export class DataStoresGroupNode implements PagedNode {
+  readonly id: string;
+  readonly pager: Pager<DataStore>;
+
+  constructor(
+    readonly model: DataStoresModel,
+    readonly parent: UniverseNode,
+  ) {
+    this.id = `${parent.id}/datastores`;
+    this.pager = new Pager((cursor, signal) => model.listStores(this.ref, cursor, signal));
+  }
+
+  get ref(): UniverseRef {
+    return { connectionId: this.parent.connectionId, universeId: this.parent.universe.id };
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
+  }
+
+  item(): vscode.TreeItem {
+    const prefix = this.model.storesPrefix(this.ref);
+    const item = new vscode.TreeItem('Data Stores', vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = prefix ? `prefix "${prefix}"` : undefined;
+    item.iconPath = new vscode.ThemeIcon('database');
+    item.contextValue = 'dataStores';
+    return item;
+  }
+
+  children(): Promise<TreeNode[]> {
+    return pagedChildren(this, this.pager, (store) => new DataStoreNode(this.model, this, store));
+  }
+
+  reset(): void {
+    this.pager.reset();
+  }
+}
+
+export class DataStoreNode implements PagedNode {
+  readonly id: string;
+  readonly pager: Pager<EntryKey>;
+
+  constructor(
+    readonly model: DataStoresModel,
+    readonly parent: DataStoresGroupNode,
+    readonly store: DataStore,
+  ) {
+    this.id = `${parent.id}/${encodeURIComponent(store.name)}`;
+    this.pager = new Pager((cursor, signal) => model.listKeys(this.ref, cursor, signal));
+  }
+
+  get ref(): StoreRef {
+    return { ...this.parent.ref, datastoreName: this.store.name };
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
+  }
+
+  /** One scope, or allScopes. */
+  get scope(): string {
+    return this.model.filter(this.ref).scope;
+  }
+
+  item(): vscode.TreeItem {
+    const { scope, prefix } = this.model.filter(this.ref);
+    const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.Collapsed);
+    const shown = scope === allScopes ? 'all scopes' : `scope ${scope}`;
+    item.description = prefix ? `${shown} · prefix "${prefix}"` : shown;
+    item.iconPath = new vscode.ThemeIcon('archive');
+    item.tooltip = [this.store.name, this.store.createdTime ? `Created ${this.store.createdTime}` : '']
+      .filter(Boolean)
+      .join('\n');
+    item.contextValue = this.readOnly ? 'dataStore.readOnly' : 'dataStore';
+    return item;
+  }
+
+  children(): Promise<TreeNode[]> {
+    return pagedChildren(this, this.pager, (k) => new EntryNode(this.model, this, k));
+  }
+
+  reset(): void {
+    this.pager.reset();
+  }
+}
+
+export class EntryNode implements PagedNode {
+  readonly id: string;
+  readonly pager: Pager<EntryVersion>;
+
+  constructor(
+    readonly model: DataStoresModel,
+    readonly parent: DataStoreNode,
+    readonly entry: EntryKey,
+  ) {
+    this.id = `${parent.id}/${encodeURIComponent(entry.scope)}/${encodeURIComponent(entry.key)}`;
+    this.pager = new Pager((cursor, signal) => model.listVersions(this.address, cursor, signal));
+  }
+
+  get address(): EntryAddress {
+    return { ...this.parent.ref, scope: this.entry.scope, key: this.entry.key };
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
+  }
+
+  get uri(): vscode.Uri {
+    return entryUri(this.address);
+  }
+
+  item(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.entry.key, vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = this.parent.scope === allScopes ? this.entry.scope : undefined;
+    item.iconPath = new vscode.ThemeIcon('json');
+    item.resourceUri = this.uri;
+    item.contextValue = this.readOnly ? 'entry.readOnly' : 'entry';
+    item.command = { command: 'vscode.open', title: 'Open Entry', arguments: [this.uri] };
+    return item;
+  }
+
+  /** The tooltip needs a read of the entry, so it is loaded on hover only. */
+  async resolveTooltip(signal: AbortSignal): Promise<string> {
+    const entry = await this.model.read(this.address, signal);
+    return [
+      `${this.entry.key} (scope ${this.entry.scope})`,
+      `Size: ${formatBytes(entry.raw.byteLength)}`,
+      `Version: ${entry.version}`,
+      entry.versionCreatedTime ? `Changed: ${entry.versionCreatedTime}` : '',
+      entry.createdTime ? `Created: ${entry.createdTime}` : '',
+      entry.userIds.length ? `User ids: ${entry.userIds.join(', ')}` : '',
+      Object.keys(entry.attributes).length ? `Attributes: ${JSON.stringify(entry.attributes)}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+  }
+
+  children(): Promise<TreeNode[]> {
+    return pagedChildren(this, this.pager, (v) => new VersionNode(this, v));
+  }
+
+  reset(): void {
+    this.pager.reset();
+  }
+}
+
+export class VersionNode implements TreeNode {
+  readonly id: string;
+
+  constructor(
+    readonly parent: EntryNode,
+    readonly version: EntryVersion,
+  ) {
+    this.id = `${parent.id}/v:${version.version}`;
+  }
+
+  get uri(): vscode.Uri {
+    return versionUri(this.parent.address, this.version.version);
+  }
+
+  item(): vscode.TreeItem {
+    const v = this.version;
+    const item = new vscode.TreeItem(new Date(v.createdTime).toLocaleString(), vscode.TreeItemCollapsibleState.None);
+    item.description = v.deleted ? 'deleted' : formatBytes(v.contentLength);
+    item.tooltip = `Version ${v.version}\nWritten ${v.createdTime}\n${v.deleted ? 'Deleted (tombstone)' : `${v.contentLength} bytes`}`;
+    item.iconPath = new vscode.ThemeIcon(v.deleted ? 'trash' : 'history');
+    item.contextValue = v.deleted ? 'version.deleted' : this.parent.readOnly ? 'version.readOnly' : 'version';
+    if (!v.deleted) item.command = { command: 'vscode.open', title: 'Open Version', arguments: [this.uri] };
+    return item;
+  }
+}

@@ -1,0 +1,27 @@
+import { describeDuration } from '../duration';
+import type { RestrictionsCommand } from './context';
+import { askRestriction } from './restrictionPrompts';
+import { askUserId, describeScope, restrictionScope, writable } from './scope';
+import { writeRestriction } from './write';
+
+export const banUser: RestrictionsCommand = {
+  id: 'universeExplorer.banUser',
+  failure: 'ban the user',
+  async run(ctx, node?: unknown) {
+    const scope = writable(await restrictionScope(ctx, node));
+    const where = describeScope(scope);
+    const userId = await askUserId(ctx.ui, `Ban a user from ${where}`);
+    const input = await askRestriction(ctx.ui, `user ${userId}`);
+    const result = await writeRestriction(
+      ctx,
+      scope,
+      userId,
+      { active: true, ...input },
+      `Banning user ${userId} from ${where}…`,
+    );
+    void ctx.ui.info(
+      `User ${userId} is banned from ${where} (${describeDuration(result.gameJoinRestriction.duration)}).`,
+    );
+    return result;
+  },
+};

@@ -1,0 +1,15 @@
+import type { CommandBase, CommandDef } from '../../core/commands';
+import type { Connections } from '../../core/connections';
+import type { LogPanels } from '../log/panel';
+import type { RestrictionScope, RestrictionsModel } from '../model';
+import type { PlaceRestrictionsNode } from '../tree';
+
+export interface RestrictionsContext extends CommandBase {
+  model: RestrictionsModel;
+  connections: Connections;
+  logs: LogPanels;
+  /** Selects the place's node under its universe in the Universes view. */
+  revealPlace(scope: RestrictionScope & { placeId: number }): Promise<PlaceRestrictionsNode>;
+}
+
+export type RestrictionsCommand = CommandDef<RestrictionsContext>;

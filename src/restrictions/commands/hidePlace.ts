@@ -1,0 +1,11 @@
+import { PlaceRestrictionsNode } from '../tree';
+import type { RestrictionsCommand } from './context';
+
+export const hidePlace: RestrictionsCommand = {
+  id: 'universeExplorer.hidePlace',
+  failure: 'hide the place',
+  run(ctx, node: unknown) {
+    if (!(node instanceof PlaceRestrictionsNode)) throw new Error('choose a place under User Restrictions');
+    ctx.model.hidePlace(node.parent.scope, node.placeId);
+  },
+};

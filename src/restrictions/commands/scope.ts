@@ -1,0 +1,83 @@
+// Where a restriction command acts: the node it was run on, or (from the command palette) a universe picked from
+// the connections, and a level (the whole universe or one place) when the command writes or reads one user.
+import { pickConnection, pickUniverse } from '../../core/prompts';
+import { settings } from '../../core/settings';
+import { UniverseNode } from '../../core/tree/connectionNodes';
+import { required, type Ui } from '../../core/ui';
+import type { RestrictionScope, UniverseScope } from '../model';
+import { PlaceRestrictionsNode, RestrictionNode, RestrictionsGroupNode } from '../tree';
+import type { RestrictionsContext } from './context';
+
+/** The universe of the node, or one picked when there is none. */
+export async function universeOf(ctx: RestrictionsContext, node: unknown): Promise<UniverseScope> {
+  if (node instanceof RestrictionsGroupNode || node instanceof PlaceRestrictionsNode) return universe(node.scope);
+  if (node instanceof RestrictionNode) return universe(node.parent.scope);
+  if (node instanceof UniverseNode) return { connectionId: node.connectionId, universeId: node.universe.id };
+  const connection = await pickConnection(ctx.ui, ctx.connections);
+  return { connectionId: connection.id, universeId: (await pickUniverse(ctx.ui, connection)).id };
+}
+
+function universe(scope: RestrictionScope): UniverseScope {
+  return { connectionId: scope.connectionId, universeId: scope.universeId };
+}
+
+const idRule = (what: string) => (v: string) =>
+  /^[1-9]\d{0,18}$/.test(v.trim()) ? undefined : `A ${what} id is a positive whole number.`;
+
+export async function askPlaceId(ui: Ui): Promise<number> {
+  const text = required(
+    await ui.input({ title: 'Place id', prompt: 'A place of this universe', validateInput: idRule('place') }),
+  );
+  const id = Number(text.trim());
+  if (!Number.isSafeInteger(id)) throw new Error(`${text.trim()} is too large for a place id`);
+  return id;
+}
+
+export async function askUserId(ui: Ui, title: string): Promise<string> {
+  const text = required(await ui.input({ title, prompt: 'User id', validateInput: idRule('user') })).trim();
+  const problem = idRule('user')(text);
+  if (problem) throw new Error(problem);
+  return text;
+}
+
+/**
+ * The level a one-user command acts on: the node's own list (a group, a place, or a restriction's list); from the
+ * palette, the picked universe and then the whole universe or a place the user names (shown in the tree).
+ */
+export async function restrictionScope(ctx: RestrictionsContext, node: unknown): Promise<RestrictionScope> {
+  if (node instanceof RestrictionsGroupNode || node instanceof PlaceRestrictionsNode) return node.scope;
+  if (node instanceof RestrictionNode) return node.parent.scope;
+  const u = await universeOf(ctx, node);
+  const level = required(
+    await ctx.ui.pick(
+      [
+        { label: 'Whole universe', description: `universe ${u.universeId}`, place: false },
+        { label: 'One place…', description: 'a place id', place: true },
+      ],
+      { title: 'Level', placeHolder: 'Where the restriction applies' },
+    ),
+  );
+  if (!level.place) return u;
+  const placeId = await askPlaceId(ctx.ui);
+  ctx.model.showPlace(u, placeId);
+  return { ...u, placeId };
+}
+
+export function asRestriction(node: unknown): RestrictionNode {
+  if (!(node instanceof RestrictionNode)) throw new Error('choose a restriction in the Universes view');
+  return node;
+}
+
+/** Throws for a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
+export function writable(scope: RestrictionScope): RestrictionScope {
+  if (settings().readOnlyUniverses.includes(scope.universeId)) {
+    throw new Error(`universe ${scope.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
+  }
+  return scope;
+}
+
+export function describeScope(scope: RestrictionScope): string {
+  return scope.placeId === undefined
+    ? `universe ${scope.universeId}`
+    : `place ${scope.placeId} of universe ${scope.universeId}`;
+}

@@ -1,0 +1,171 @@
+// The restriction log page (runs in the webview; bundled by esbuild.js to media/restrictionLog/main.js).
+// Every value from the service is set with textContent or as an attribute value, never parsed as HTML.
+// The filter being typed, and what the host needs to reopen the panel after a reload, are kept with
+// vscode.setState; rows come from the host after `ready`.
+import {
+  checkFilterId,
+  type LogFilter,
+  type LogRestore,
+  type LogRow,
+  type LogState,
+  type ToHost,
+  type ToPage,
+} from '../protocol';
+
+interface PageState {
+  /** What is typed in the filter boxes, applied or not. */
+  draft?: LogFilter;
+  /** Read by the host's WebviewPanelSerializer after a window reload. */
+  restore?: LogRestore;
+}
+
+interface VsCodeApi {
+  postMessage(message: ToHost): void;
+  getState(): PageState | undefined;
+  setState(state: PageState): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+
+function element<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the page has no #${id}`);
+  return el as T;
+}
+
+const form = element<HTMLFormElement>('filter');
+const userInput = element<HTMLInputElement>('user');
+const placeInput = element<HTMLInputElement>('place');
+const where = element('where');
+const problem = element('problem');
+const status = element('status');
+const rows = element('rows');
+const more = element<HTMLButtonElement>('more');
+
+let page: PageState = vscode.getState() ?? {};
+let shown: LogState | undefined;
+/** The filter box whose text cannot be used, while its message shows. */
+let invalidField: HTMLInputElement | undefined;
+
+if (page.draft) {
+  userInput.value = page.draft.user;
+  placeInput.value = page.draft.place;
+}
+
+function send(message: ToHost): void {
+  vscode.postMessage(message);
+}
+
+function saveDraft(): void {
+  page = { ...page, draft: { user: userInput.value, place: placeInput.value } };
+  vscode.setState(page);
+}
+
+function showProblem(text: string | undefined, field?: HTMLInputElement): void {
+  invalidField = field;
+  problem.textContent = text ?? '';
+  problem.hidden = !text;
+  for (const input of [userInput, placeInput]) input.setAttribute('aria-invalid', String(input === field));
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const filter = { user: userInput.value.trim(), place: placeInput.value.trim() };
+  const userProblem = checkFilterId(filter.user, 'User');
+  const placeProblem = checkFilterId(filter.place, 'Place');
+  if (userProblem || placeProblem) {
+    const field = userProblem ? userInput : placeInput;
+    showProblem(userProblem ?? placeProblem, field);
+    field.focus();
+    return;
+  }
+  showProblem(undefined);
+  send({ type: 'applyFilter', filter });
+});
+
+element('clear').addEventListener('click', () => {
+  userInput.value = '';
+  placeInput.value = '';
+  saveDraft();
+  showProblem(undefined);
+  send({ type: 'applyFilter', filter: { user: '', place: '' } });
+});
+element('refresh').addEventListener('click', () => send({ type: 'refresh' }));
+element('export').addEventListener('click', () => send({ type: 'exportCsv' }));
+more.addEventListener('click', () => {
+  if (more.getAttribute('aria-disabled') !== 'true') send({ type: 'loadMore' });
+});
+userInput.addEventListener('input', saveDraft);
+placeInput.addEventListener('input', saveDraft);
+
+function cell(text: string, className?: string): HTMLTableCellElement {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+function row(r: LogRow): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  const time = document.createElement('time');
+  time.dateTime = r.time;
+  time.textContent = r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const timeCell = cell('');
+  timeCell.append(time);
+  tr.append(
+    timeCell,
+    cell(r.user),
+    cell(r.place || 'universe', r.place ? undefined : 'muted'),
+    cell(r.moderator),
+    cell(r.active ? 'Active' : 'Lifted', r.active ? 'active' : 'lifted'),
+    cell(r.duration),
+    cell(r.displayReason, 'reason'),
+    cell(r.privateReason, 'reason'),
+    cell(r.excludeAltAccounts ? 'Yes' : 'No'),
+  );
+  return tr;
+}
+
+function describe(s: LogState): string {
+  if (s.loading) return 'Loading…';
+  const filter = [s.filter.user && `user ${s.filter.user}`, s.filter.place && `place ${s.filter.place}`]
+    .filter(Boolean)
+    .join(' and ');
+  const count = `${s.rows.length} ${s.rows.length === 1 ? 'entry' : 'entries'}`;
+  return `${count} loaded${filter ? ` for ${filter}` : ''}${s.hasMore ? '; more are available' : ''}.`;
+}
+
+function render(s: LogState): void {
+  if (!shown && !page.draft) {
+    userInput.value = s.filter.user;
+    placeInput.value = s.filter.place;
+  }
+  shown = s;
+  page = { ...page, restore: s.restore };
+  vscode.setState(page);
+  where.textContent = s.title;
+  status.textContent = describe(s);
+  if (s.error) showProblem(s.error);
+  else if (!invalidField) showProblem(undefined);
+  document.body.setAttribute('aria-busy', String(s.loading));
+  if (s.rows.length === 0 && !s.loading) {
+    const empty = cell('No log entries.', 'muted');
+    empty.colSpan = 9;
+    const tr = document.createElement('tr');
+    tr.append(empty);
+    rows.replaceChildren(tr);
+  } else {
+    rows.replaceChildren(...s.rows.map(row));
+  }
+  more.textContent = s.hasMore ? 'Load more' : 'All entries loaded';
+  more.setAttribute('aria-disabled', String(!s.hasMore || s.loading));
+}
+
+window.addEventListener('message', (event: MessageEvent<ToPage>) => {
+  const message = event.data;
+  if (message?.type === 'state') render(message.state);
+});
+
+send({ type: 'ready' });

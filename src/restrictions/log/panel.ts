@@ -1,0 +1,355 @@
+// The restriction log panel, host side: one panel per universe. It keeps the filter and every loaded entry here,
+// so a panel that was hidden (its page discarded) shows the same rows again after the page's `ready`.
+import { randomBytes } from 'node:crypto';
+import vscode = require('vscode');
+import type { RestrictionLog } from '../../api';
+import { SANDBOX_ID, type Connections } from '../../core/connections';
+import { isCancel, reason } from '../../core/errors';
+import type { Log } from '../../core/log';
+import { Pager } from '../../core/tree/pager';
+import type { Ui } from '../../core/ui';
+import { toCsv, type CsvValue } from '../csv';
+import { describeDuration } from '../duration';
+import { sameUniverse, type RestrictionsModel, type UniverseScope } from '../model';
+import {
+  checkFilterId,
+  readRestore,
+  readToHost,
+  type LogFilter,
+  type LogRow,
+  type LogState,
+  type ToHost,
+  type ToPage,
+} from './protocol';
+
+export interface LogTarget extends UniverseScope {
+  connectionName: string;
+  universeName?: string;
+}
+
+/** What a panel uses: the model's log reads, the connections' names, the Ui (save dialog, messages) and the log. */
+export interface LogPanelDeps {
+  model: RestrictionsModel;
+  connections: Connections;
+  ui: Ui;
+  log: Log;
+  extensionUri: vscode.Uri;
+}
+
+export const CSV_HEADER = [
+  'Time',
+  'User',
+  'Place',
+  'Moderator',
+  'Active',
+  'Duration',
+  'Display reason',
+  'Private reason',
+  'Exclude alt accounts',
+];
+
+const id = (name: string) => name.replace(/^(users|places)\//, '');
+
+function moderator(log: RestrictionLog): string {
+  if (log.moderator.platformUser) return id(log.moderator.platformUser);
+  return log.moderator.gameServerScript ? 'game server script' : '';
+}
+
+export function toRow(log: RestrictionLog): LogRow {
+  return {
+    time: log.createTime,
+    user: id(log.user),
+    place: id(log.place),
+    moderator: moderator(log),
+    active: log.active,
+    duration: log.active ? describeDuration(log.duration) : '',
+    displayReason: log.displayReason,
+    privateReason: log.privateReason,
+    excludeAltAccounts: log.excludeAltAccounts,
+  };
+}
+
+/** The CSV keeps the service's own duration (`604800s`), so the file can be read back exactly. */
+function csvRow(log: RestrictionLog): CsvValue[] {
+  const duration = log.active ? (log.duration ?? 'permanent') : '';
+  const r = toRow(log);
+  return [
+    r.time,
+    r.user,
+    r.place,
+    r.moderator,
+    r.active,
+    duration,
+    r.displayReason,
+    r.privateReason,
+    r.excludeAltAccounts,
+  ];
+}
+
+const panelKey = (u: UniverseScope) => `${u.connectionId}/${u.universeId}`;
+
+/** The open restriction log panels, one per universe; each reloads when the universe's restrictions change. */
+export class LogPanels implements vscode.Disposable {
+  private readonly open = new Map<string, RestrictionLogPanel>();
+  private readonly following: vscode.Disposable;
+
+  constructor(private readonly deps: LogPanelDeps) {
+    this.following = deps.model.onDidChange((u) => {
+      for (const panel of this.open.values())
+        if (sameUniverse(panel.target, u)) void panel.receive({ type: 'refresh' });
+    });
+  }
+
+  /** The universe as the panel's title shows it. */
+  target(u: UniverseScope): LogTarget {
+    const connection = this.deps.connections.get(u.connectionId);
+    return {
+      connectionId: u.connectionId,
+      connectionName: connection?.name ?? (u.connectionId === SANDBOX_ID ? 'Local Sandbox' : 'a removed connection'),
+      universeId: u.universeId,
+      universeName: connection?.universes.find((x) => x.id === u.universeId)?.name,
+    };
+  }
+
+  /** Opens (or reveals) the universe's panel; a filter given here replaces the panel's. */
+  show(u: UniverseScope, filter?: LogFilter): RestrictionLogPanel {
+    const key = panelKey(u);
+    const panel = this.open.get(key);
+    if (!panel) return this.add(new RestrictionLogPanel(this.deps, this.target(u), filter));
+    panel.panel.reveal();
+    if (filter) void panel.receive({ type: 'applyFilter', filter });
+    return panel;
+  }
+
+  /**
+   * Brings back a panel VS Code restored after a window reload, from the state its page saved. A state that is not
+   * ours, or a universe whose log is already open, closes it. A connection that is gone (or a sandbox not started
+   * again) shows as the panel's error until it is back and the user refreshes.
+   */
+  revive(panel: vscode.WebviewPanel, state: unknown): RestrictionLogPanel | undefined {
+    const restore = readRestore(state);
+    if (!restore || this.open.has(panelKey(restore))) {
+      panel.dispose();
+      return undefined;
+    }
+    return this.add(new RestrictionLogPanel(this.deps, this.target(restore), restore.filter, panel));
+  }
+
+  dispose(): void {
+    this.following.dispose();
+    for (const panel of [...this.open.values()]) panel.dispose();
+  }
+
+  private add(panel: RestrictionLogPanel): RestrictionLogPanel {
+    const key = panelKey(panel.target);
+    this.open.set(key, panel);
+    panel.panel.onDidDispose(() => {
+      if (this.open.get(key) === panel) this.open.delete(key);
+    });
+    return panel;
+  }
+}
+
+export class RestrictionLogPanel implements vscode.Disposable {
+  static readonly viewType = 'universeExplorer.restrictionLog';
+
+  readonly panel: vscode.WebviewPanel;
+  /** How often the page has loaded and said `ready` (a hidden panel's page is discarded and loads again). */
+  pageLoads = 0;
+  private filter: LogFilter = { user: '', place: '' };
+  private readonly pager: Pager<RestrictionLog>;
+  private loading = false;
+  private error: string | undefined;
+  private generation = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly deps: LogPanelDeps,
+    readonly target: LogTarget,
+    filter?: LogFilter,
+    restored?: vscode.WebviewPanel,
+  ) {
+    const media = vscode.Uri.joinPath(deps.extensionUri, 'media', 'restrictionLog');
+    const options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'media')] };
+    const title = `Restriction Log: ${target.universeName ?? target.universeId}`;
+    this.panel =
+      restored ??
+      vscode.window.createWebviewPanel(RestrictionLogPanel.viewType, title, vscode.ViewColumn.Active, {
+        ...options,
+        enableFindWidget: true,
+      });
+    if (restored) {
+      restored.webview.options = options;
+      restored.title = title;
+    }
+    this.pager = new Pager((pageToken, signal) => deps.model.listLogs(target, this.filter, pageToken, signal));
+    this.disposables.push(
+      this.panel.onDidDispose(() => this.dispose()),
+      this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+    );
+    this.panel.webview.html = this.html(media);
+    void this.receive(filter ? { type: 'applyFilter', filter } : { type: 'refresh' });
+  }
+
+  /** What the page shows. */
+  get state(): LogState {
+    const t = this.target;
+    return {
+      title: `Universe ${t.universeId}${t.universeName ? ` (${t.universeName})` : ''} on ${t.connectionName}`,
+      restore: { connectionId: t.connectionId, universeId: t.universeId, filter: { ...this.filter } },
+      filter: { ...this.filter },
+      rows: this.pager.items.map(toRow),
+      hasMore: this.pager.hasMore,
+      loading: this.loading,
+      error: this.error,
+    };
+  }
+
+  /** Handles one message from the page (any value: it is checked first). Resolves when its work is done. */
+  async receive(message: unknown): Promise<unknown> {
+    const m = readToHost(message);
+    if (!m) {
+      this.deps.log.warn(`Restriction log: ignored an unknown message from the page`);
+      return undefined;
+    }
+    try {
+      return await this.handle(m);
+    } catch (error) {
+      if (isCancel(error)) return undefined;
+      this.error = reason(error);
+      this.deps.log.error(`Restriction log of universe ${this.target.universeId}: ${this.error}`);
+      this.post();
+      return undefined;
+    }
+  }
+
+  private async handle(m: ToHost): Promise<unknown> {
+    switch (m.type) {
+      case 'ready':
+        this.pageLoads++;
+        this.post();
+        return undefined;
+      case 'applyFilter': {
+        const problem = checkFilterId(m.filter.user, 'User') ?? checkFilterId(m.filter.place, 'Place');
+        if (problem) throw new Error(problem);
+        this.filter = m.filter;
+        return this.load(true);
+      }
+      case 'refresh':
+        return this.load(true);
+      case 'loadMore':
+        return this.load(false);
+      case 'exportCsv':
+        return this.exportCsv();
+    }
+  }
+
+  /** Loads the first page again (`fresh`) or the next one; the newest load decides what the page shows. */
+  private async load(fresh: boolean): Promise<void> {
+    const generation = ++this.generation;
+    if (fresh) this.pager.reset();
+    this.loading = true;
+    this.post();
+    try {
+      await this.pager.loadMore();
+      if (generation === this.generation) this.error = undefined;
+    } catch (error) {
+      if (generation === this.generation && !isCancel(error)) throw error;
+    } finally {
+      if (generation === this.generation) {
+        this.loading = false;
+        this.post();
+      }
+    }
+  }
+
+  /** Every entry loaded so far, with a header row. Returns the file written, or undefined when cancelled. */
+  private async exportCsv(): Promise<vscode.Uri | undefined> {
+    const logs = [...this.pager.items];
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const uri = await this.deps.ui.saveDialog({
+      title: `Export the restriction log of universe ${this.target.universeId}`,
+      saveLabel: 'Export',
+      filters: { 'CSV files': ['csv'] },
+      defaultUri: folder && vscode.Uri.joinPath(folder, `restriction-log-${this.target.universeId}.csv`),
+    });
+    if (!uri) return undefined;
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(CSV_HEADER, logs.map(csvRow)), 'utf8'));
+    this.deps.log.info(`Exported ${logs.length} restriction log entries to ${uri.toString(true)}`);
+    void this.deps.ui.info(`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`);
+    return uri;
+  }
+
+  /** The host posts nothing before the page's first `ready`. */
+  get ready(): boolean {
+    return this.pageLoads > 0;
+  }
+
+  private post(): void {
+    if (!this.ready) return;
+    const message: ToPage = { type: 'state', state: this.state };
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Static markup only: every value from the service reaches the page by message and is set as text. */
+  private html(media: vscode.Uri): string {
+    const webview = this.panel.webview;
+    const nonce = randomBytes(18).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'main.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'style.css'));
+    const csp = [
+      `default-src 'none'`,
+      `script-src 'nonce-${nonce}'`,
+      `style-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Restriction Log</title>
+</head>
+<body>
+<header>
+  <h1>Restriction log</h1>
+  <p id="where" class="where"></p>
+</header>
+<form id="filter" class="toolbar" novalidate>
+  <label for="user">User id</label>
+  <input id="user" name="user" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="problem">
+  <label for="place">Place id</label>
+  <input id="place" name="place" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="problem">
+  <button type="submit" id="apply">Apply filter</button>
+  <button type="button" id="clear" class="secondary">Clear filter</button>
+  <span class="spacer"></span>
+  <button type="button" id="refresh" class="secondary">Refresh</button>
+  <button type="button" id="export" class="secondary">Export CSV…</button>
+</form>
+<p id="problem" class="problem" role="alert" hidden></p>
+<p id="status" class="status" role="status" aria-live="polite"></p>
+<div class="table" role="region" aria-labelledby="caption" tabindex="0">
+<table>
+  <caption id="caption">Restriction log entries, newest first</caption>
+  <thead><tr>
+    <th scope="col">Time</th><th scope="col">User</th><th scope="col">Place</th><th scope="col">Moderator</th>
+    <th scope="col">Active</th><th scope="col">Duration</th><th scope="col">Display reason</th>
+    <th scope="col">Private reason</th><th scope="col">Exclude alt accounts</th>
+  </tr></thead>
+  <tbody id="rows"></tbody>
+</table>
+</div>
+<p><button type="button" id="more">Load more</button></p>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.pager.reset();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,94 @@
+// The messages between the restriction log panel (host, src/webview/restrictionLogPanel.ts) and its page
+// (src/webview/page/restrictionLog.ts, bundled to media/restrictionLog/main.js). Both import this file, so the
+// protocol has one definition. No vscode and no DOM here.
+//
+// Handshake: the page sends `ready` once its script runs (after every load, including a re-show of a hidden
+// panel); only then does the host send `state`. After that the host sends `state` whenever anything changes.
+
+export interface LogFilter {
+  /** A user id, or "" for every user. */
+  user: string;
+  /** A place id, or "" for every place (universe-level changes included). */
+  place: string;
+}
+
+/** One log entry as the page shows it. Every string came from the service and is shown as text only. */
+export interface LogRow {
+  /** RFC 3339 time of the change. */
+  time: string;
+  user: string;
+  /** "" for a universe-level change. */
+  place: string;
+  moderator: string;
+  active: boolean;
+  /** `7d`, `permanent`, or "" when the entry lifts a restriction. */
+  duration: string;
+  displayReason: string;
+  privateReason: string;
+  excludeAltAccounts: boolean;
+}
+
+/** What the page keeps (vscode.setState) so that VS Code can bring the panel back after a window reload. */
+export interface LogRestore {
+  connectionId: string;
+  universeId: number;
+  filter: LogFilter;
+}
+
+export interface LogState {
+  /** What the log belongs to, e.g. "Universe 123456 (Demo Universe) on Local Sandbox". */
+  title: string;
+  restore: LogRestore;
+  filter: LogFilter;
+  rows: LogRow[];
+  hasMore: boolean;
+  loading: boolean;
+  /** The last failure, shown until the next successful load. */
+  error?: string;
+}
+
+export type ToPage = { type: 'state'; state: LogState };
+
+export type ToHost =
+  | { type: 'ready' }
+  | { type: 'applyFilter'; filter: LogFilter }
+  | { type: 'loadMore' }
+  | { type: 'refresh' }
+  | { type: 'exportCsv' };
+
+/** Why an id typed in the filter cannot be used, or undefined when it can ("" means no filter). */
+export function checkFilterId(text: string, what: 'User' | 'Place'): string | undefined {
+  return text === '' || /^[1-9]\d{0,18}$/.test(text) ? undefined : `${what} id must be a positive whole number.`;
+}
+
+/** The restore part of a page's saved state (any value can arrive); undefined when there is none that is usable. */
+export function readRestore(state: unknown): LogRestore | undefined {
+  const r = (state as { restore?: Record<string, unknown> } | null | undefined)?.restore;
+  const f = r?.filter as Record<string, unknown> | null | undefined;
+  if (typeof r?.connectionId !== 'string' || !Number.isSafeInteger(r.universeId) || (r.universeId as number) <= 0)
+    return undefined;
+  if (typeof f?.user !== 'string' || typeof f.place !== 'string') return undefined;
+  const filter = { user: f.user, place: f.place };
+  if (checkFilterId(filter.user, 'User') || checkFilterId(filter.place, 'Place')) return undefined;
+  return { connectionId: r.connectionId, universeId: r.universeId as number, filter };
+}
+
+/** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */
+export function readToHost(message: unknown): ToHost | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+    case 'loadMore':
+    case 'refresh':
+    case 'exportCsv':
+      return { type: m.type };
+    case 'applyFilter': {
+      const f = m.filter as Record<string, unknown> | null | undefined;
+      if (typeof f?.user !== 'string' || typeof f.place !== 'string') return undefined;
+      return { type: 'applyFilter', filter: { user: f.user.trim(), place: f.place.trim() } };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,135 @@
+// The restrictions model: the restrictions loaded for each universe and place, the places shown under a universe,
+// every write through the client, and the event the tree and the log panels follow.
+import vscode = require('vscode');
+import type { GameJoinRestrictionInput, OpenApiClient, Page, RestrictionLog, UserRestriction } from '../api';
+import type { Connections } from '../core/connections';
+import { settings } from '../core/settings';
+import { Pager } from '../core/tree/pager';
+import type { LogFilter } from './log/protocol';
+
+export interface UniverseScope {
+  connectionId: string;
+  universeId: number;
+}
+
+/** Where restrictions are listed and written: a whole universe, or one place of it (placeId). */
+export interface RestrictionScope extends UniverseScope {
+  placeId?: number;
+}
+
+const universeKey = (u: UniverseScope) => `${u.connectionId}/${u.universeId}`;
+const scopeKey = (s: RestrictionScope) => `${universeKey(s)}/${s.placeId ?? ''}`;
+
+/** The scope as the client's restriction calls take it. */
+const where = (s: RestrictionScope) => ({ universeId: s.universeId, placeId: s.placeId });
+
+export function sameUniverse(a: UniverseScope, b: UniverseScope): boolean {
+  return universeKey(a) === universeKey(b);
+}
+
+export class RestrictionsModel implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<UniverseScope>();
+  /** The restrictions of a universe (at any level) or the places shown under it changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly lists = new Map<string, Pager<UserRestriction>>();
+  private readonly shownPlaces = new Map<string, number[]>();
+
+  constructor(private readonly connections: Connections) {}
+
+  /** The restrictions of the scope loaded so far, and the way to load more. */
+  list(scope: RestrictionScope): Pager<UserRestriction> {
+    const key = scopeKey(scope);
+    let pager = this.lists.get(key);
+    if (!pager) {
+      pager = new Pager(async (pageToken, signal) => {
+        const client = await this.client(scope);
+        return client.restrictions.list(
+          { ...where(scope), maxPageSize: Math.min(settings().pageSize, 100), pageToken },
+          { signal },
+        );
+      });
+      this.lists.set(key, pager);
+    }
+    return pager;
+  }
+
+  /** Forgets what was loaded for the scope; a universe's places too, since its bans show at every place. */
+  forget(scope: RestrictionScope): void {
+    this.lists.get(scopeKey(scope))?.reset();
+    if (scope.placeId === undefined) for (const placeId of this.places(scope)) this.forget({ ...scope, placeId });
+  }
+
+  /** The places whose restrictions are shown under the universe, in the order they were asked for. */
+  places(u: UniverseScope): number[] {
+    return [...(this.shownPlaces.get(universeKey(u)) ?? [])];
+  }
+
+  showPlace(u: UniverseScope, placeId: number): void {
+    const places = this.places(u);
+    if (places.includes(placeId)) return;
+    this.shownPlaces.set(universeKey(u), [...places, placeId]);
+    this.changed.fire(u);
+  }
+
+  hidePlace(u: UniverseScope, placeId: number): void {
+    this.shownPlaces.set(
+      universeKey(u),
+      this.places(u).filter((p) => p !== placeId),
+    );
+    this.lists.delete(scopeKey({ ...u, placeId }));
+    this.changed.fire(u);
+  }
+
+  async get(scope: RestrictionScope, userId: string, signal: AbortSignal): Promise<UserRestriction> {
+    return (await this.client(scope)).restrictions.get({ ...where(scope), userId }, { signal });
+  }
+
+  /**
+   * One PATCH of a user's restriction at the scope's level. The client sends an idempotency key and reuses it on
+   * every retry of this call, so a retry after a lost answer never applies (or logs) the change twice.
+   */
+  async update(
+    scope: RestrictionScope,
+    userId: string,
+    gameJoinRestriction: GameJoinRestrictionInput,
+    signal: AbortSignal,
+  ): Promise<UserRestriction> {
+    const client = await this.client(scope);
+    const result = await client.restrictions.update(
+      { ...where(scope), userId, gameJoinRestriction, updateMask: 'gameJoinRestriction' },
+      { signal },
+    );
+    const universe = { connectionId: scope.connectionId, universeId: scope.universeId };
+    this.forget(universe);
+    this.forget(scope);
+    this.changed.fire(universe);
+    return result;
+  }
+
+  async listLogs(
+    u: UniverseScope,
+    filter: LogFilter,
+    pageToken: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Page<RestrictionLog>> {
+    return (await this.client(u)).restrictions.listLogs(
+      {
+        universeId: u.universeId,
+        user: filter.user || undefined,
+        place: filter.place || undefined,
+        maxPageSize: Math.min(settings().pageSize, 100),
+        pageToken,
+      },
+      { signal },
+    );
+  }
+
+  dispose(): void {
+    for (const pager of this.lists.values()) pager.reset();
+    this.changed.dispose();
+  }
+
+  private client(u: UniverseScope): Promise<OpenApiClient> {
+    return this.connections.client(u.connectionId);
+  }
+}

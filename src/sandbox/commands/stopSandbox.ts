@@ -1,0 +1,7 @@
+import type { SandboxCommand } from './context';
+
+export const stopSandbox: SandboxCommand = {
+  id: 'universeExplorer.stopSandbox',
+  failure: 'stop the Local Sandbox',
+  run: (ctx) => ctx.sandbox.stop(),
+};

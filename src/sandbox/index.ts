@@ -1,0 +1,29 @@
+// The Local Sandbox: the emulator with demo data, run for this editor, and its commands.
+import type vscode = require('vscode');
+import { registerCommands } from '../core/commands';
+import type { Connections } from '../core/connections';
+import type { Log } from '../core/log';
+import { reason } from '../core/errors';
+import { settings } from '../core/settings';
+import type { Ui } from '../core/ui';
+import { resetSandbox } from './commands/resetSandbox';
+import { startSandbox } from './commands/startSandbox';
+import { stopSandbox } from './commands/stopSandbox';
+import { Sandbox } from './sandbox';
+
+export function activateSandbox(deps: {
+  context: vscode.ExtensionContext;
+  connections: Connections;
+  ui: Ui;
+  log: Log;
+}) {
+  const { context, connections, ui, log } = deps;
+  const sandbox = new Sandbox(context, connections, log);
+  if (settings().sandboxAutoStart) {
+    sandbox.start().catch((error: unknown) => log.error(`Local Sandbox did not start: ${reason(error)}`));
+  }
+  return {
+    sandbox,
+    disposables: [sandbox, ...registerCommands({ ui, log, sandbox }, [startSandbox, stopSandbox, resetSandbox])],
+  };
+}
