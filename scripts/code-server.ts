@@ -60,7 +60,8 @@ export function makeRunDir(base: string, name: string, workspaceFixture?: string
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   const leaf = `${name}-${stamp}-${process.pid}`;
   let root = path.join(base, leaf);
-  if (Buffer.byteLength(path.join(root, 'ud/code-server-ipc.sock')) > 100) root = path.join(os.tmpdir(), 'ue-runs', leaf);
+  if (Buffer.byteLength(path.join(root, 'ud/code-server-ipc.sock')) > 100)
+    root = path.join(os.tmpdir(), 'ue-runs', leaf);
   return runDirsAt(root, workspaceFixture);
 }
 
@@ -77,7 +78,8 @@ export function runDirsAt(root: string, workspaceFixture?: string): RunDirs {
   };
   const fresh = !fs.existsSync(dirs.workspace);
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
-  if (fresh && workspaceFixture && fs.existsSync(workspaceFixture)) fs.cpSync(workspaceFixture, dirs.workspace, { recursive: true });
+  if (fresh && workspaceFixture && fs.existsSync(workspaceFixture))
+    fs.cpSync(workspaceFixture, dirs.workspace, { recursive: true });
   return dirs;
 }
 
@@ -124,7 +126,8 @@ export function installExtension(tools: Tools, dirs: RunDirs, vsix: string): voi
     env: serverEnv(dirs),
     encoding: 'utf8',
   });
-  if (r.status !== 0) throw new ToolError(`installing ${vsix} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new ToolError(`installing ${vsix} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
 }
 
 export interface CodeServerOptions {
@@ -166,7 +169,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<RunningC
   if (!fs.existsSync(path.join(dirs.userData, 'User/settings.json'))) writeUserSettings(dirs);
   const args = [
     tools.entry,
-    '--config', config,
+    '--config',
+    config,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -224,10 +228,17 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<RunningC
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     const died = (code: number | null) =>
-      reject(new Error(`code-server exited (code ${code}) before it was ready:\n${tail()}\nlog: ${dirs.root}/code-server.log`));
+      reject(
+        new Error(
+          `code-server exited (code ${code}) before it was ready:\n${tail()}\nlog: ${dirs.root}/code-server.log`,
+        ),
+      );
     void exited.then((code) => setTimeout(() => died(code), 200)); // let the last output arrive
     const ms = opts.readyTimeoutMs ?? 60_000;
-    setTimeout(() => reject(new Error(`code-server not ready after ${ms} ms; log: ${dirs.root}/code-server.log`)), ms).unref();
+    setTimeout(
+      () => reject(new Error(`code-server not ready after ${ms} ms; log: ${dirs.root}/code-server.log`)),
+      ms,
+    ).unref();
   });
   let url: string;
   try {

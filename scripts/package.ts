@@ -11,7 +11,15 @@ export function packageVsix(): string {
   const out = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
   run(process.execPath, ['esbuild.js', '--minify']);
   const vsce = require.resolve('@vscode/vsce/vsce');
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out]);
+  run(process.execPath, [
+    vsce,
+    'package',
+    '--no-dependencies',
+    '--allow-missing-repository',
+    '--skip-license',
+    '--out',
+    out,
+  ]);
   if (!fs.existsSync(out)) throw new Error(`vsce did not write ${out}`);
   return out;
 }

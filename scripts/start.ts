@@ -9,7 +9,8 @@ import { packageVsix } from './package';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
   const host = process.env.HOST || '127.0.0.1';
   const tools = ensureTools();
   const vsix = packageVsix();

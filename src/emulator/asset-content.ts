@@ -18,7 +18,8 @@ export const ASSET_TYPES: Record<string, { kind: Kind; contentTypes: string[] }>
   Video: { kind: 'Video', contentTypes: ['video/mp4', 'video/mov'] },
 };
 
-const ascii = (head: Buffer, at: number, text: string): boolean => head.toString('latin1', at, at + text.length) === text;
+const ascii = (head: Buffer, at: number, text: string): boolean =>
+  head.toString('latin1', at, at + text.length) === text;
 
 /** Does the start of a file look like its content type? */
 const signatures: Record<string, (head: Buffer, size: number) => boolean> = {

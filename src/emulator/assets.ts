@@ -36,8 +36,19 @@ const SOCIAL = ['facebook', 'twitter', 'youtube', 'twitch', 'discord', 'github',
   (p) => `${p}SocialLink`,
 );
 const FIELDS = [
-  'path', 'revisionId', 'revisionCreateTime', 'assetId', 'displayName', 'description', 'assetType',
-  'creationContext', 'moderationResult', 'icon', 'previews', 'state', ...SOCIAL,
+  'path',
+  'revisionId',
+  'revisionCreateTime',
+  'assetId',
+  'displayName',
+  'description',
+  'assetType',
+  'creationContext',
+  'moderationResult',
+  'icon',
+  'previews',
+  'state',
+  ...SOCIAL,
 ];
 const UPDATABLE = ['displayName', 'description', 'icon', 'previews', 'creationContext.expectedPrice', ...SOCIAL];
 const ASSET_PATH = /^assets\/[1-9]\d{0,15}$/;
@@ -106,11 +117,14 @@ function requestPart(form: Form): Record<string, unknown> {
 }
 
 const numericId = (v: unknown): string | undefined =>
-  (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && /^[1-9]\d{0,18}$/.test(v)) ? String(v) : undefined;
+  (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && /^[1-9]\d{0,18}$/.test(v))
+    ? String(v)
+    : undefined;
 
 function string(v: unknown, name: string, max: number, required: boolean): string {
   if (v === undefined && !required) return '';
-  if (typeof v !== 'string' || (required && v.trim() === '')) throw invalid(`${name} must be a${required ? ' non-empty' : ''} string.`);
+  if (typeof v !== 'string' || (required && v.trim() === ''))
+    throw invalid(`${name} must be a${required ? ' non-empty' : ''} string.`);
   if ([...v].length > max) throw invalid(`${name} is longer than ${max} characters.`);
   return v;
 }
@@ -133,7 +147,9 @@ function checkFileType(assetType: string, file: FilePart | undefined): FilePart 
   if (!file) throw invalid("The multipart body has no 'fileContent' file part.");
   const allowed = ASSET_TYPES[assetType].contentTypes;
   if (!allowed.includes(file.contentType)) {
-    throw invalid(`The file's content type '${file.contentType}' does not fit assetType ${assetType}; expected one of ${allowed.join(', ')}.`);
+    throw invalid(
+      `The file's content type '${file.contentType}' does not fit assetType ${assetType}; expected one of ${allowed.join(', ')}.`,
+    );
   }
   return file;
 }
@@ -203,7 +219,13 @@ async function create(ctx: Ctx): Promise<void> {
     return operation(ctx, file, assetType, () => ({
       meta: {
         id: String(Math.max(ctx.app.store.lastAssetId, FIRST_NEW_ID) + 1),
-        assetType, displayName, description, creator, state: 'Active', previews: [], links: {},
+        assetType,
+        displayName,
+        description,
+        creator,
+        state: 'Active',
+        previews: [],
+        links: {},
       },
       version: newVersion(1, file, displayName, creator),
     }));
@@ -228,23 +250,36 @@ function updatedMeta(a: AssetRec, req: Record<string, unknown>, fields: string[]
     if (f === 'displayName') next.displayName = string(v, f, MAX_NAME, true);
     else if (f === 'description') next.description = string(v, f, MAX_DESCRIPTION, false);
     else if (f === 'icon') {
-      if (v !== undefined && v !== '' && (typeof v !== 'string' || !ASSET_PATH.test(v))) throw invalid('icon must be "assets/<id>".');
+      if (v !== undefined && v !== '' && (typeof v !== 'string' || !ASSET_PATH.test(v)))
+        throw invalid('icon must be "assets/<id>".');
       next.icon = (v as string | undefined) || undefined;
     } else if (f === 'previews') {
       const ok = (p: unknown) =>
-        isObject(p) && typeof p.asset === 'string' && ASSET_PATH.test(p.asset) && (p.altText === undefined || typeof p.altText === 'string');
+        isObject(p) &&
+        typeof p.asset === 'string' &&
+        ASSET_PATH.test(p.asset) &&
+        (p.altText === undefined || typeof p.altText === 'string');
       if (v !== undefined && (!Array.isArray(v) || v.length > MAX_PREVIEWS || !v.every(ok))) {
         throw invalid(`previews must be a list of at most ${MAX_PREVIEWS} {asset: "assets/<id>", altText}.`);
       }
-      next.previews = ((v ?? []) as { asset: string; altText?: string }[]).map((p) => ({ asset: p.asset, altText: p.altText ?? '' }));
+      next.previews = ((v ?? []) as { asset: string; altText?: string }[]).map((p) => ({
+        asset: p.asset,
+        altText: p.altText ?? '',
+      }));
     } else if (SOCIAL.includes(f)) {
       if (v === undefined || v === null) delete next.links[f];
-      else if (isObject(v) && typeof v.uri === 'string' && /^https?:\/\/\S+$/.test(v.uri) && (v.title === undefined || typeof v.title === 'string')) {
+      else if (
+        isObject(v) &&
+        typeof v.uri === 'string' &&
+        /^https?:\/\/\S+$/.test(v.uri) &&
+        (v.title === undefined || typeof v.title === 'string')
+      ) {
         next.links[f] = { ...(v.title !== undefined && { title: v.title }), uri: v.uri };
       } else throw invalid(`${f} must be {title?, uri} with an http(s) uri.`);
     }
   }
-  if (Object.keys(next.links).length > MAX_SOCIAL_LINKS) throw invalid(`An asset can have at most ${MAX_SOCIAL_LINKS} social links.`);
+  if (Object.keys(next.links).length > MAX_SOCIAL_LINKS)
+    throw invalid(`An asset can have at most ${MAX_SOCIAL_LINKS} social links.`);
   return next;
 }
 
@@ -254,7 +289,8 @@ async function update(ctx: Ctx): Promise<void> {
   const op = await withForm(ctx, (form) => {
     const asset = findAsset(ctx);
     const req = requestPart(form);
-    if (numericId(req.assetId) !== asset.id) throw invalid(`The request's assetId must be ${asset.id}, the asset in the path.`);
+    if (numericId(req.assetId) !== asset.id)
+      throw invalid(`The request's assetId must be ${asset.id}, the asset in the path.`);
     const meta = updatedMeta(asset, req, mask ?? UPDATABLE.filter((f) => f in req));
     const file = form.file && checkFileType(asset.assetType, form.file);
     return operation(ctx, file, asset.assetType, () => ({
@@ -276,7 +312,8 @@ const setState = (state: AssetMeta['state']) =>
   async function (ctx: Ctx): Promise<void> {
     await readBody(ctx.req, 0);
     const asset = findAsset(ctx);
-    if (asset.state === state) throw invalid(state === 'Archived' ? 'The asset is already archived.' : 'The asset is not archived.');
+    if (asset.state === state)
+      throw invalid(state === 'Archived' ? 'The asset is already archived.' : 'The asset is not archived.');
     const { versions: _versions, ...meta } = asset;
     ctx.app.store.commit([{ t: 'asset', a: { ...meta, state } }]);
     sendJson(ctx, 200, assetJson(ctx.app.store.assets.get(asset.id)!));

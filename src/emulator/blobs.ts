@@ -72,7 +72,8 @@ export class Blobs {
   }
 
   wipe(): void {
-    for (const name of fs.readdirSync(this.dir)) if (!name.startsWith('.upload-')) fs.rmSync(path.join(this.dir, name), { force: true });
+    for (const name of fs.readdirSync(this.dir))
+      if (!name.startsWith('.upload-')) fs.rmSync(path.join(this.dir, name), { force: true });
   }
 
   close(): void {

@@ -47,9 +47,13 @@ function readConfig(file: string): EmulatorKey[] {
   const isKey = (k: unknown): k is EmulatorKey => {
     const o = k as Record<string, unknown>;
     return (
-      typeof o === 'object' && o !== null && typeof o.key === 'string' && o.key !== '' &&
+      typeof o === 'object' &&
+      o !== null &&
+      typeof o.key === 'string' &&
+      o.key !== '' &&
       (o.scopes === undefined || (Array.isArray(o.scopes) && o.scopes.every((s) => typeof s === 'string'))) &&
-      (o.universes === undefined || (Array.isArray(o.universes) && o.universes.every((u) => Number.isSafeInteger(u)))) &&
+      (o.universes === undefined ||
+        (Array.isArray(o.universes) && o.universes.every((u) => Number.isSafeInteger(u)))) &&
       (o.userId === undefined || Number.isSafeInteger(o.userId))
     );
   };
@@ -64,7 +68,8 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
   const opts: EmulatorOptions = {};
   const keys: EmulatorKey[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
+    const [flag, inline] =
+      argv[i].startsWith('--') && argv[i].includes('=') ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -78,23 +83,45 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
       case '--help':
       case '-h':
         return undefined;
-      case '--host': opts.host = value(); break;
-      case '--port': opts.port = number(flag, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535); break;
-      case '--data': opts.dataDir = value(); break;
-      case '--api-key': keys.push({ key: value() }); break;
-      case '--config': keys.push(...readConfig(value())); break;
-      case '--entry-header-prefix': opts.entryHeaderPrefix = value(); break;
+      case '--host':
+        opts.host = value();
+        break;
+      case '--port':
+        opts.port = number(flag, value(), (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        break;
+      case '--data':
+        opts.dataDir = value();
+        break;
+      case '--api-key':
+        keys.push({ key: value() });
+        break;
+      case '--config':
+        keys.push(...readConfig(value()));
+        break;
+      case '--entry-header-prefix':
+        opts.entryHeaderPrefix = value();
+        break;
       case '--seed': {
         const v = value();
         if (v !== 'demo') throw new UsageError(`--seed: unknown seed "${v}" (only "demo")`);
         opts.seed = v;
         break;
       }
-      case '--rate-limits': opts.rateLimits = noValue(); break;
-      case '--rate-limit-scale': opts.rateLimitScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n)); break;
-      case '--rate-limit-window-scale': opts.rateLimitWindowScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n)); break;
-      case '--operation-delay': opts.operationDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n)); break;
-      case '--control': opts.control = noValue(); break;
+      case '--rate-limits':
+        opts.rateLimits = noValue();
+        break;
+      case '--rate-limit-scale':
+        opts.rateLimitScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n));
+        break;
+      case '--rate-limit-window-scale':
+        opts.rateLimitWindowScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n));
+        break;
+      case '--operation-delay':
+        opts.operationDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n));
+        break;
+      case '--control':
+        opts.control = noValue();
+        break;
       default:
         throw new UsageError(`unknown option ${flag}`);
     }
@@ -115,7 +142,8 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  if (!opts.apiKeys) process.stderr.write(`emulator: no API key given; accepting x-api-key: ${SANDBOX_KEY} (every scope)\n`);
+  if (!opts.apiKeys)
+    process.stderr.write(`emulator: no API key given; accepting x-api-key: ${SANDBOX_KEY} (every scope)\n`);
   opts.log = (line) => process.stderr.write(`emulator: ${line}\n`);
   const running = await startEmulator(opts).catch((err: Error) => {
     process.stderr.write(`emulator: ${err.message.split('\n')[0]}\n`);

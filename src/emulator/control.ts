@@ -91,7 +91,8 @@ function parseFault(body: Buffer | undefined): Fault {
   const { method, path, status, headers, body: text, times = 1, delayMs = 0 } = f;
   if (method !== undefined && typeof method !== 'string') bad('method must be a string');
   if (path !== undefined && typeof path !== 'string') bad('path must be a string');
-  if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)) bad('status must be 200..599');
+  if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599))
+    bad('status must be 200..599');
   if (headers !== undefined && !(isObject(headers) && Object.entries(headers).every(([k, v]) => isHeader(k, v)))) {
     bad('headers must map valid header names to string values');
   }

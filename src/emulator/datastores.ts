@@ -72,7 +72,10 @@ function liveVersion(ctx: Ctx, r: Ref): VersionRec {
 function requireWriteScopes(ctx: Ctx, r: Ref): void {
   const store = ctx.app.store.universes.get(r.u)?.stores.get(r.store);
   if (!store) requireScope(ctx, `${S}control:create`);
-  requireScope(ctx, current(store?.scopes.get(r.scope)?.entries.get(r.key)) ? `${S}objects:update` : `${S}objects:create`);
+  requireScope(
+    ctx,
+    current(store?.scopes.get(r.scope)?.entries.get(r.key)) ? `${S}objects:update` : `${S}objects:create`,
+  );
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -89,15 +92,20 @@ function readMetadata(ctx: Ctx): { attrs?: string; uids: string } {
   if (attrsRaw !== undefined) {
     const parsed = attrsRaw.length <= MAX_ATTRIBUTE_BYTES ? parseHeaderJson(attrsRaw) : undefined;
     if (!isObject(parsed)) {
-      throw invalid(`The attributes header must be a JSON object of at most ${MAX_ATTRIBUTE_BYTES} bytes.`, 'InvalidAttributes');
+      throw invalid(
+        `The attributes header must be a JSON object of at most ${MAX_ATTRIBUTE_BYTES} bytes.`,
+        'InvalidAttributes',
+      );
     }
     attrs = asciiJson(parsed);
   }
   let uids = '[]';
   if (uidsRaw !== undefined) {
     const parsed = parseHeaderJson(uidsRaw);
-    const ok = Array.isArray(parsed) && parsed.length <= MAX_USER_IDS && parsed.every((n) => Number.isSafeInteger(n) && n >= 0);
-    if (!ok) throw invalid(`The userids header must be a JSON array of at most ${MAX_USER_IDS} user ids.`, 'InvalidUserIds');
+    const ok =
+      Array.isArray(parsed) && parsed.length <= MAX_USER_IDS && parsed.every((n) => Number.isSafeInteger(n) && n >= 0);
+    if (!ok)
+      throw invalid(`The userids header must be a JSON array of at most ${MAX_USER_IDS} user ids.`, 'InvalidUserIds');
     uids = JSON.stringify(parsed);
   }
   return { attrs, uids };
@@ -131,7 +139,20 @@ function checkValue(ctx: Ctx, body: Buffer): void {
 /** Writes a version and returns it. */
 function write(ctx: Ctx, r: Ref, value: Buffer, meta: { attrs?: string; uids: string }, deleted = false): VersionRec {
   const store = ctx.app.store;
-  store.commit([{ t: 'ds', u: r.u, store: r.store, scope: r.scope, key: r.key, seq: store.seq + 1, at: Date.now(), deleted, value, ...meta }]);
+  store.commit([
+    {
+      t: 'ds',
+      u: r.u,
+      store: r.store,
+      scope: r.scope,
+      key: r.key,
+      seq: store.seq + 1,
+      at: Date.now(),
+      deleted,
+      value,
+      ...meta,
+    },
+  ]);
   const entry = store.entry(r.u, r.store, r.scope, r.key)!;
   return entry.versions[entry.versions.length - 1];
 }
@@ -220,7 +241,8 @@ function getVersion(ctx: Ctx): void {
   const versions = findEntry(ctx, r).versions;
   const v = versions[seqIndex(versions, parseInt(m[1], 16))];
   if (v?.id !== id.toUpperCase()) throw new ApiError(404, 'Version not found.', 'VersionNotFound');
-  if (v.deleted) throw new ApiError(404, 'Entry not found in the datastore (this version is a deletion).', 'EntryNotFound');
+  if (v.deleted)
+    throw new ApiError(404, 'Entry not found in the datastore (this version is a deletion).', 'EntryNotFound');
   send(ctx, 200, v.headers, v.value);
 }
 
@@ -228,14 +250,17 @@ function listVersions(ctx: Ctx): void {
   const r = ref(ctx);
   const start = time(ctx, 'startTime', { code: 'InvalidStartTime' }) ?? -Infinity;
   const end = time(ctx, 'endTime', { code: 'InvalidEndTime' }) ?? Infinity;
-  const order = oneOf(ctx, 'sortOrder', ['Ascending', 'Descending'] as const, 'Ascending', { code: 'InvalidSortOrder' });
+  const order = oneOf(ctx, 'sortOrder', ['Ascending', 'Descending'] as const, 'Ascending', {
+    code: 'InvalidSortOrder',
+  });
   const limit = pageSize(ctx, 'limit', limitRule(16));
   const binding = [r.u, r.store, r.scope, r.key, order, start, end];
   const after = readCursor(ctx, 'versions', binding) as number | undefined;
   const versions = findEntry(ctx, r).versions;
   const page: VersionRec[] = [];
   const asc = order === 'Ascending';
-  let i = after === undefined ? (asc ? 0 : versions.length - 1) : seqIndex(versions, asc ? after + 1 : after) - (asc ? 0 : 1);
+  let i =
+    after === undefined ? (asc ? 0 : versions.length - 1) : seqIndex(versions, asc ? after + 1 : after) - (asc ? 0 : 1);
   let more = false;
   for (; i >= 0 && i < versions.length; i += asc ? 1 : -1) {
     const v = versions[i];
@@ -270,7 +295,8 @@ function listStores(ctx: Ctx): void {
   let i = lowerBound(names, after !== undefined && after >= prefix ? after : prefix);
   if (names[i] === after) i++;
   const page: StoreRec[] = [];
-  for (; i < names.length && names[i].startsWith(prefix) && page.length < limit; i++) page.push(u!.stores.get(names[i])!);
+  for (; i < names.length && names[i].startsWith(prefix) && page.length < limit; i++)
+    page.push(u!.stores.get(names[i])!);
   const more = i < names.length && names[i].startsWith(prefix);
   sendJson(ctx, 200, {
     datastores: page.map((s) => ({ name: s.name, createdTime: new Date(s.createdAt).toISOString() })),
@@ -279,7 +305,12 @@ function listStores(ctx: Ctx): void {
 }
 
 /** Keys after `after` ([scope, key]) in (scope, key) order, limited to `prefix`. */
-function* keysAfter(store: StoreRec, scopes: string[], prefix: string, after?: [string, string]): Generator<[string, string]> {
+function* keysAfter(
+  store: StoreRec,
+  scopes: string[],
+  prefix: string,
+  after?: [string, string],
+): Generator<[string, string]> {
   for (let s = after ? lowerBound(scopes, after[0]) : 0; s < scopes.length; s++) {
     const scope = scopes[s];
     const keys = store.scopes.get(scope)!.keys;
@@ -315,7 +346,10 @@ function listEntries(ctx: Ctx): void {
     }
   }
   const last = keys[keys.length - 1];
-  sendJson(ctx, 200, { keys, nextPageCursor: more ? ctx.app.tokens.issue('entries', binding, [last.scope, last.key]) : '' });
+  sendJson(ctx, 200, {
+    keys,
+    nextPageCursor: more ? ctx.app.tokens.issue('entries', binding, [last.scope, last.key]) : '',
+  });
 }
 
 function getEntry(ctx: Ctx): void {

@@ -54,7 +54,10 @@ export function errorBody(family: Family, err: ApiError): unknown {
         error: err.status === 403 ? 'INSUFFICIENT_SCOPE' : name,
         message: err.message,
         errorDetails: [
-          { errorDetailType: 'DatastoreErrorInfo', datastoreErrorCode: err.dsCode ?? dsDefaults[err.status] ?? 'Unknown' },
+          {
+            errorDetailType: 'DatastoreErrorInfo',
+            datastoreErrorCode: err.dsCode ?? dsDefaults[err.status] ?? 'Unknown',
+          },
         ],
       };
     case 'v2':

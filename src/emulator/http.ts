@@ -85,7 +85,11 @@ export function decodeComponent(s: string): string | null {
 export function requireScope(ctx: Ctx, scope: string): void {
   const scopes = ctx.key.scopes;
   if (scopes && !scopes.includes(scope)) {
-    throw new ApiError(403, `The API key does not have sufficient scope to perform this operation (needs ${scope}).`, 'InsufficientScope');
+    throw new ApiError(
+      403,
+      `The API key does not have sufficient scope to perform this operation (needs ${scope}).`,
+      'InsufficientScope',
+    );
   }
 }
 
@@ -96,7 +100,12 @@ export function send(ctx: Ctx, status: number, headers: Record<string, string>, 
 
 export function sendJson(ctx: Ctx, status: number, value: unknown, headers?: Record<string, string>): void {
   const body = JSON.stringify(value);
-  send(ctx, status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers }, body);
+  send(
+    ctx,
+    status,
+    { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+    body,
+  );
 }
 
 /** Past the limit, the rest of a body is read and thrown away (so the answer reaches the client), up to this much. */

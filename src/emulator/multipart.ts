@@ -19,7 +19,8 @@ export interface Form {
 
 const MAX_FIELD_BYTES = 1024 * 1024;
 
-export const isMultipart = (ctx: Ctx): boolean => /^multipart\/form-data\b/i.test(ctx.req.headers['content-type'] ?? '');
+export const isMultipart = (ctx: Ctx): boolean =>
+  /^multipart\/form-data\b/i.test(ctx.req.headers['content-type'] ?? '');
 
 /** Reads the form; `fileField` names the one file part accepted (none when undefined). */
 export function readForm(ctx: Ctx, fileField?: string): Promise<Form> {
@@ -61,7 +62,8 @@ export function readForm(ctx: Ctx, fileField?: string): Promise<Form> {
       );
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated) problem ??= `Part '${name}' is larger than ${MAX_FIELD_BYTES} bytes.`;
+      if (info.valueTruncated || info.nameTruncated)
+        problem ??= `Part '${name}' is larger than ${MAX_FIELD_BYTES} bytes.`;
       else if (!fields.has(name)) fields.set(name, value);
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {

@@ -64,10 +64,17 @@ export function flag(ctx: Ctx, name: string, opts: Common = {}): boolean {
   throw invalid(`Query parameter '${name}' must be true or false.`, opts.code);
 }
 
-export function oneOf<T extends string>(ctx: Ctx, name: string, values: readonly T[], fallback: T, opts: Common = {}): T {
+export function oneOf<T extends string>(
+  ctx: Ctx,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+  opts: Common = {},
+): T {
   const v = raw(ctx, name, opts);
   if (v === undefined || v === '') return fallback;
-  if (!(values as readonly string[]).includes(v)) throw invalid(`Query parameter '${name}' must be one of ${values.join(', ')}.`, opts.code);
+  if (!(values as readonly string[]).includes(v))
+    throw invalid(`Query parameter '${name}' must be one of ${values.join(', ')}.`, opts.code);
   return v as T;
 }
 

@@ -12,7 +12,12 @@ export interface RateRule {
   by: 'universe' | 'key' | 'user';
 }
 
-const rule = (name: string, limit: number, windowMs: number, by: RateRule['by']): RateRule => ({ name, limit, windowMs, by });
+const rule = (name: string, limit: number, windowMs: number, by: RateRule['by']): RateRule => ({
+  name,
+  limit,
+  windowMs,
+  by,
+});
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
@@ -59,7 +64,8 @@ export class RateLimiter {
     let tightest: { limit: number; left: number; resetMs: number; windowMs: number } | undefined;
     const windows: Window[] = [];
     for (const r of rules) {
-      const id = r.by === 'universe' ? subject.universe : r.by === 'key' ? subject.key : `${subject.universe}/${subject.user}`;
+      const id =
+        r.by === 'universe' ? subject.universe : r.by === 'key' ? subject.key : `${subject.universe}/${subject.user}`;
       const name = `${r.name}|${id}`;
       const windowMs = r.windowMs * this.windowScale;
       let w = this.windows.get(name);

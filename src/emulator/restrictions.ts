@@ -70,7 +70,8 @@ function readPageToken(ctx: Ctx, kind: string, binding: unknown[]): unknown {
   const token = text(ctx, 'pageToken', { allowEmpty: true });
   if (!token) return undefined;
   const position = ctx.app.tokens.read(token, kind, binding);
-  if (position === undefined) throw invalid('Invalid pageToken: it was not issued for this request and its parameters.');
+  if (position === undefined)
+    throw invalid('Invalid pageToken: it was not issued for this request and its parameters.');
   return position;
 }
 
@@ -140,7 +141,9 @@ async function update(ctx: Ctx): Promise<void> {
   const t = target(ctx);
   const mask = text(ctx, 'updateMask', { allowEmpty: true });
   if (mask && mask !== 'gameJoinRestriction' && mask !== 'game_join_restriction') {
-    throw invalid('updateMask may only be gameJoinRestriction (paths inside it, such as gameJoinRestriction.active, are not supported).');
+    throw invalid(
+      'updateMask may only be gameJoinRestriction (paths inside it, such as gameJoinRestriction.active, are not supported).',
+    );
   }
   const key = text(ctx, 'idempotencyKey.key', { allowEmpty: true }) || undefined;
   const firstSent = text(ctx, 'idempotencyKey.firstSent', { allowEmpty: true }) || undefined;
@@ -148,7 +151,8 @@ async function update(ctx: Ctx): Promise<void> {
   if (firstSent !== undefined) {
     const sent = parseTime(firstSent);
     if (sent === undefined) throw invalid('idempotencyKey.firstSent must be an RFC 3339 timestamp.');
-    if (now - sent > IDEMPOTENCY_MS) throw invalid('idempotencyKey.firstSent is older than the key lifetime (24 hours).');
+    if (now - sent > IDEMPOTENCY_MS)
+      throw invalid('idempotencyKey.firstSent is older than the key lifetime (24 hours).');
   }
   const body = await readJson(ctx, MAX_BODY_BYTES);
   const input = parseInput(body);
@@ -184,7 +188,9 @@ async function update(ctx: Ctx): Promise<void> {
   store.commit([
     { t: 'ban', u: t.u, place: t.place, user: t.user, r },
     { t: 'log', u: t.u, log },
-    ...(key === undefined ? [] : [{ t: 'idem' as const, u: t.u, key, rec: { fp: fingerprint, at: now, body: answer } }]),
+    ...(key === undefined
+      ? []
+      : [{ t: 'idem' as const, u: t.u, key, rec: { fp: fingerprint, at: now, body: answer } }]),
   ]);
   sendJson(ctx, 200, answer);
 }

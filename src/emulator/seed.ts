@@ -19,9 +19,23 @@ export function seedDemo(app: App): void {
   let seq = app.store.seq;
   const u = DEMO_UNIVERSE;
 
-  const put = (store: string, scope: string, key: string, value: unknown, at: number, meta: { attrs?: object; uids?: number[] } = {}) =>
+  const put = (
+    store: string,
+    scope: string,
+    key: string,
+    value: unknown,
+    at: number,
+    meta: { attrs?: object; uids?: number[] } = {},
+  ) =>
     facts.push({
-      t: 'ds', u, store, scope, key, seq: ++seq, at, deleted: false,
+      t: 'ds',
+      u,
+      store,
+      scope,
+      key,
+      seq: ++seq,
+      at,
+      deleted: false,
       value: Buffer.from(JSON.stringify(value)),
       attrs: meta.attrs && JSON.stringify(meta.attrs),
       uids: JSON.stringify(meta.uids ?? []),
@@ -30,41 +44,98 @@ export function seedDemo(app: App): void {
   // PlayerData: 300 players in `global`.
   for (let i = 1; i <= 300; i++) {
     const userId = 10_000 + i;
-    put('PlayerData', 'global', `Player_${userId}`, {
-      coins: (i * 137) % 5000,
-      level: 1 + (i % 60),
-      xp: (i * 7919) % 100_000,
-      tutorialDone: i % 3 !== 0,
-      lastLogin: iso(BASE + i * 37 * MINUTE),
-    }, BASE + i * MINUTE, { uids: [userId], ...(i % 10 === 0 && { attrs: { vip: true } }) });
+    put(
+      'PlayerData',
+      'global',
+      `Player_${userId}`,
+      {
+        coins: (i * 137) % 5000,
+        level: 1 + (i % 60),
+        xp: (i * 7919) % 100_000,
+        tutorialDone: i % 3 !== 0,
+        lastLogin: iso(BASE + i * 37 * MINUTE),
+      },
+      BASE + i * MINUTE,
+      { uids: [userId], ...(i % 10 === 0 && { attrs: { vip: true } }) },
+    );
   }
 
   // Inventory in two scopes.
   const items = ['sword', 'shield', 'potion', 'bow', 'arrow', 'helmet', 'boots', 'map'];
   for (let i = 1; i <= 40; i++) {
-    put('Inventory', 'global', `Player_${10_000 + i}`, items.filter((_, j) => (i + j) % 3 === 0), BASE + DAY + i * MINUTE);
+    put(
+      'Inventory',
+      'global',
+      `Player_${10_000 + i}`,
+      items.filter((_, j) => (i + j) % 3 === 0),
+      BASE + DAY + i * MINUTE,
+    );
   }
   for (let i = 1; i <= 25; i++) {
-    put('Inventory', 'season2', `Player_${10_000 + i}`, { items: items.slice(0, 1 + (i % items.length)), seasonPass: i % 2 === 0 }, BASE + 2 * DAY + i * MINUTE);
+    put(
+      'Inventory',
+      'season2',
+      `Player_${10_000 + i}`,
+      { items: items.slice(0, 1 + (i % items.length)), seasonPass: i % 2 === 0 },
+      BASE + 2 * DAY + i * MINUTE,
+    );
   }
 
   // Settings: a few keys with several versions, attributes and user ids; one deleted key.
   const history: [string, unknown[]][] = [
-    ['GameConfig', [{ maxPlayers: 20, pvp: false }, { maxPlayers: 24, pvp: false }, { maxPlayers: 24, pvp: true, map: 'Island' }]],
-    ['FeatureFlags', [{ newShop: false }, { newShop: true }, { newShop: true, trading: false }, { newShop: true, trading: true }]],
-    ['Maintenance', [{ enabled: false, message: '' }, { enabled: true, message: 'Back soon' }, { enabled: false, message: '' }]],
-    ['ShopPrices', [{ sword: 100, shield: 80 }, { sword: 120, shield: 80, potion: 15 }]],
+    [
+      'GameConfig',
+      [
+        { maxPlayers: 20, pvp: false },
+        { maxPlayers: 24, pvp: false },
+        { maxPlayers: 24, pvp: true, map: 'Island' },
+      ],
+    ],
+    [
+      'FeatureFlags',
+      [{ newShop: false }, { newShop: true }, { newShop: true, trading: false }, { newShop: true, trading: true }],
+    ],
+    [
+      'Maintenance',
+      [
+        { enabled: false, message: '' },
+        { enabled: true, message: 'Back soon' },
+        { enabled: false, message: '' },
+      ],
+    ],
+    [
+      'ShopPrices',
+      [
+        { sword: 100, shield: 80 },
+        { sword: 120, shield: 80, potion: 15 },
+      ],
+    ],
   ];
   history.forEach(([key, versions], k) =>
     versions.forEach((value, n) =>
-      put('Settings', 'global', key, value, BASE + (n * 3 + k) * DAY, { attrs: { editedBy: 'designer', revision: n + 1 }, uids: [DEMO_CREATOR] }),
+      put('Settings', 'global', key, value, BASE + (n * 3 + k) * DAY, {
+        attrs: { editedBy: 'designer', revision: n + 1 },
+        uids: [DEMO_CREATOR],
+      }),
     ),
   );
   put('Settings', 'global', 'LegacyConfig', { old: true }, BASE);
-  facts.push({ t: 'ds', u, store: 'Settings', scope: 'global', key: 'LegacyConfig', seq: ++seq, at: BASE + 5 * DAY, deleted: true, value: Buffer.alloc(0), uids: '[]' });
+  facts.push({
+    t: 'ds',
+    u,
+    store: 'Settings',
+    scope: 'global',
+    key: 'LegacyConfig',
+    seq: ++seq,
+    at: BASE + 5 * DAY,
+    deleted: true,
+    value: Buffer.alloc(0),
+    uids: '[]',
+  });
 
   // Leaderboard: numbers (Increment works on them).
-  for (let i = 1; i <= 50; i++) put('Leaderboard', 'global', `Player_${10_000 + i}`, ((i * 7127) % 9000) + 1000, BASE + 3 * DAY + i * MINUTE);
+  for (let i = 1; i <= 50; i++)
+    put('Leaderboard', 'global', `Player_${10_000 + i}`, ((i * 7127) % 9000) + 1000, BASE + 3 * DAY + i * MINUTE);
 
   seedRestrictions(facts, () => ++seq);
   seedAssets(app, facts);
@@ -74,7 +145,12 @@ export function seedDemo(app: App): void {
 
 function seedRestrictions(facts: Fact[], nextSeq: () => number): void {
   const u = DEMO_UNIVERSE;
-  const ban = (user: number, place: number | undefined, at: number, r: Omit<Restriction, 'updateTime' | 'startTime'>) => {
+  const ban = (
+    user: number,
+    place: number | undefined,
+    at: number,
+    r: Omit<Restriction, 'updateTime' | 'startTime'>,
+  ) => {
     const time = iso(at);
     const restriction: Restriction = { updateTime: time, ...r, ...(r.active && { startTime: time }) };
     facts.push({ t: 'ban', u, place, user, r: restriction });
@@ -101,24 +177,68 @@ function seedRestrictions(facts: Fact[], nextSeq: () => number): void {
   };
   const [place1, place2] = DEMO_PLACES;
   const base = { duration: undefined, excludeAltAccounts: false };
-  ban(2001, undefined, BASE + 4 * DAY, { ...base, active: true, privateReason: 'Exploit: speed hack', displayReason: 'Cheating' });
-  ban(2002, undefined, BASE + 5 * DAY, { ...base, active: true, duration: '604800s', privateReason: 'Spam in chat', displayReason: 'Spamming' });
-  ban(2003, undefined, BASE + 6 * DAY, { ...base, active: true, duration: '86400s', privateReason: 'Griefing', displayReason: 'Griefing' });
-  ban(2003, undefined, BASE + 6 * DAY + 2 * 60 * MINUTE, { ...base, active: false, privateReason: 'Appeal accepted', displayReason: '' });
-  ban(2004, place1, BASE + 7 * DAY, { ...base, active: true, duration: '3600s', privateReason: 'Team killing', displayReason: 'Team killing' });
-  ban(2005, place2, BASE + 8 * DAY, { ...base, active: true, excludeAltAccounts: true, privateReason: 'Alt of 2001', displayReason: 'Ban evasion' });
+  ban(2001, undefined, BASE + 4 * DAY, {
+    ...base,
+    active: true,
+    privateReason: 'Exploit: speed hack',
+    displayReason: 'Cheating',
+  });
+  ban(2002, undefined, BASE + 5 * DAY, {
+    ...base,
+    active: true,
+    duration: '604800s',
+    privateReason: 'Spam in chat',
+    displayReason: 'Spamming',
+  });
+  ban(2003, undefined, BASE + 6 * DAY, {
+    ...base,
+    active: true,
+    duration: '86400s',
+    privateReason: 'Griefing',
+    displayReason: 'Griefing',
+  });
+  ban(2003, undefined, BASE + 6 * DAY + 2 * 60 * MINUTE, {
+    ...base,
+    active: false,
+    privateReason: 'Appeal accepted',
+    displayReason: '',
+  });
+  ban(2004, place1, BASE + 7 * DAY, {
+    ...base,
+    active: true,
+    duration: '3600s',
+    privateReason: 'Team killing',
+    displayReason: 'Team killing',
+  });
+  ban(2005, place2, BASE + 8 * DAY, {
+    ...base,
+    active: true,
+    excludeAltAccounts: true,
+    privateReason: 'Alt of 2001',
+    displayReason: 'Ban evasion',
+  });
 }
 
 /** Small files whose first bytes fit their content type. */
 const files = {
-  png: (n: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`demo image v${n}`)]),
+  png: (n: number) =>
+    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`demo image v${n}`)]),
   rbxm: (n: number) => Buffer.from(`<roblox!demo model v${n}`),
   mp3: (n: number) => Buffer.from(`ID3demo audio v${n}`),
 };
 
 function seedAssets(app: App, facts: Fact[]): void {
   const creator: Creator = { userId: String(DEMO_CREATOR) };
-  const demo: [id: number, type: string, name: string, description: string, file: (n: number) => Buffer, contentType: string, versions: number, archived?: boolean][] = [
+  const demo: [
+    id: number,
+    type: string,
+    name: string,
+    description: string,
+    file: (n: number) => Buffer,
+    contentType: string,
+    versions: number,
+    archived?: boolean,
+  ][] = [
     [10_000_000_001, 'Decal', 'Universe Logo', 'The logo shown on the game page.', files.png, 'image/png', 3],
     [10_000_000_002, 'Model', 'Pine Tree', 'A low-poly pine tree.', files.rbxm, 'model/x-rbxm', 2],
     [10_000_000_003, 'Audio', 'Theme Song', 'Lobby music.', files.mp3, 'audio/mpeg', 2],
@@ -129,12 +249,27 @@ function seedAssets(app: App, facts: Fact[]): void {
     const id = String(numericId);
     facts.push({
       t: 'asset',
-      a: { id, assetType, displayName, description, creator, state: archived ? 'Archived' : 'Active', previews: [], links: {} },
+      a: {
+        id,
+        assetType,
+        displayName,
+        description,
+        creator,
+        state: archived ? 'Archived' : 'Active',
+        previews: [],
+        links: {},
+      },
     });
     for (let n = 1; n <= count; n++) {
       const { hash, size } = app.blobs.put(file(n));
       const v: AssetVersionRec = {
-        n, createTime: iso(BASE + (a * 4 + n) * DAY), blob: hash, size, contentType, moderationState: moderationFor(displayName), creator,
+        n,
+        createTime: iso(BASE + (a * 4 + n) * DAY),
+        blob: hash,
+        size,
+        contentType,
+        moderationState: moderationFor(displayName),
+        creator,
       };
       facts.push({ t: 'aver', id, v });
     }

@@ -86,11 +86,16 @@ function checkOptions(o: EmulatorOptions): void {
     fail(`entryHeaderPrefix "${o.entryHeaderPrefix}" (letters, digits and inner dashes)`);
   }
   if (o.seed !== undefined && o.seed !== 'demo') fail(`seed "${o.seed}" (only "demo")`);
-  if (o.rateLimitScale !== undefined && !(o.rateLimitScale > 0 && Number.isFinite(o.rateLimitScale))) fail(`rateLimitScale ${o.rateLimitScale}`);
-  if (o.rateLimitWindowScale !== undefined && !(o.rateLimitWindowScale > 0 && Number.isFinite(o.rateLimitWindowScale))) {
+  if (o.rateLimitScale !== undefined && !(o.rateLimitScale > 0 && Number.isFinite(o.rateLimitScale)))
+    fail(`rateLimitScale ${o.rateLimitScale}`);
+  if (
+    o.rateLimitWindowScale !== undefined &&
+    !(o.rateLimitWindowScale > 0 && Number.isFinite(o.rateLimitWindowScale))
+  ) {
     fail(`rateLimitWindowScale ${o.rateLimitWindowScale}`);
   }
-  if (o.operationDelayMs !== undefined && !(o.operationDelayMs >= 0 && Number.isFinite(o.operationDelayMs))) fail(`operationDelayMs ${o.operationDelayMs}`);
+  if (o.operationDelayMs !== undefined && !(o.operationDelayMs >= 0 && Number.isFinite(o.operationDelayMs)))
+    fail(`operationDelayMs ${o.operationDelayMs}`);
   for (const k of o.apiKeys ?? []) if (typeof k.key !== 'string' || k.key === '') fail('an API key is empty');
 }
 
@@ -113,7 +118,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (opts.seed === 'demo') seedDemo(app);
   const keyList = opts.apiKeys?.length ? opts.apiKeys : [{ key: SANDBOX_KEY }];
   const keys = new Map(keyList.map((k) => [k.key, k]));
-  const limiter = opts.rateLimits ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1) : undefined;
+  const limiter = opts.rateLimits
+    ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1)
+    : undefined;
   const control = opts.control
     ? new Control(() => {
         store.reset();
@@ -153,10 +160,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   function dispatch(req: http.IncomingMessage, res: http.ServerResponse, path: string, qs: string): void {
     let compiled: CompiledPath | undefined;
     let match: RegExpExecArray | null = null;
-    for (const p of paths) if ((match = p.regex.exec(path))) {
-      compiled = p;
-      break;
-    }
+    for (const p of paths)
+      if ((match = p.regex.exec(path))) {
+        compiled = p;
+        break;
+      }
     if (!compiled || !match) return fail(res, 'gateway', new ApiError(404, 'Not found.'));
     const route = compiled.methods.get(req.method ?? '');
     if (!route) {

@@ -312,8 +312,17 @@ export class Store {
           for (const entry of scope.entries.values()) {
             for (const v of entry.versions) {
               yield line({
-                t: 'ds', u: u.id, store: store.name, scope: scopeName, key: entry.key,
-                seq: v.seq, at: v.at, deleted: v.deleted, value: v.value, attrs: v.attrs, uids: v.uids,
+                t: 'ds',
+                u: u.id,
+                store: store.name,
+                scope: scopeName,
+                key: entry.key,
+                seq: v.seq,
+                at: v.at,
+                deleted: v.deleted,
+                value: v.value,
+                attrs: v.attrs,
+                uids: v.uids,
               });
             }
           }
@@ -364,7 +373,8 @@ export function lowerBound(list: string[], item: string): number {
 // .NET ticks (100 ns since year 1). The sequence is global and increasing, so ids are unique and, within a key,
 // sort in write order.
 const TICKS_AT_EPOCH = 621355968000000000n;
-const hexTicks = (ms: number): string => (BigInt(ms) * 10000n + TICKS_AT_EPOCH).toString(16).toUpperCase().padStart(16, '0');
+const hexTicks = (ms: number): string =>
+  (BigInt(ms) * 10000n + TICKS_AT_EPOCH).toString(16).toUpperCase().padStart(16, '0');
 export const VERSION_ID = /^[0-9A-F]{16}\.([0-9A-F]{10})\.[0-9A-F]{16}\.[0-9A-F]{2}$/;
 
 function versionId(createdAt: number, seq: number, at: number): string {

@@ -42,6 +42,9 @@ export class Tokens {
   }
 
   private mac(kind: string, binding: readonly unknown[], body: string): Buffer {
-    return createHmac('sha256', this.secret).update(JSON.stringify([kind, binding, body])).digest().subarray(0, 18);
+    return createHmac('sha256', this.secret)
+      .update(JSON.stringify([kind, binding, body]))
+      .digest()
+      .subarray(0, 18);
   }
 }

@@ -23,9 +23,19 @@ function vscodeStub(): unknown {
     apply: () => any,
     construct: () => any,
   });
-  const uri = (p: string) => ({ scheme: 'file', fsPath: p, path: p, toString: () => `file://${p}`, with: () => uri(p) });
+  const uri = (p: string) => ({
+    scheme: 'file',
+    fsPath: p,
+    path: p,
+    toString: () => `file://${p}`,
+    with: () => uri(p),
+  });
   const overrides: Record<string, unknown> = {
-    Uri: { file: uri, parse: (s: string) => uri(s), joinPath: (u: { fsPath: string }, ...p: string[]) => uri(path.join(u.fsPath, ...p)) },
+    Uri: {
+      file: uri,
+      parse: (s: string) => uri(s),
+      joinPath: (u: { fsPath: string }, ...p: string[]) => uri(path.join(u.fsPath, ...p)),
+    },
     EventEmitter: class {
       event = () => disposable;
       fire() {}
@@ -36,24 +46,42 @@ function vscodeStub(): unknown {
       dispose() {}
     },
     workspace: new Proxy(
-      { getConfiguration: () => ({ get: (_k: string, d: unknown) => d, has: () => false, inspect: () => undefined, update: async () => undefined }) },
+      {
+        getConfiguration: () => ({
+          get: (_k: string, d: unknown) => d,
+          has: () => false,
+          inspect: () => undefined,
+          update: async () => undefined,
+        }),
+      },
       { get: (t, k) => (k in t ? t[k as 'getConfiguration'] : (any as Record<PropertyKey, unknown>)[k]) },
     ),
   };
   // A bundle copies the module's own properties (esbuild's CommonJS interop), so every namespace and class the
   // extension names is an own property; whatever they lead to is the catch-all stand-in.
-  const names = 'window commands workspace env languages extensions l10n authentication TreeItem ThemeIcon ThemeColor TreeItemCollapsibleState FileSystemError FileType FileChangeType FilePermission WorkspaceEdit ViewColumn Range Position ProgressLocation CancellationError ConfigurationTarget MarkdownString TabInputText TabInputTextDiff StatusBarAlignment';
+  const names =
+    'window commands workspace env languages extensions l10n authentication TreeItem ThemeIcon ThemeColor TreeItemCollapsibleState FileSystemError FileType FileChangeType FilePermission WorkspaceEdit ViewColumn Range Position ProgressLocation CancellationError ConfigurationTarget MarkdownString TabInputText TabInputTextDiff StatusBarAlignment';
   return Object.assign(Object.fromEntries(names.split(' ').map((n) => [n, any])), overrides);
 }
 
 function context(dir: string, root: string): unknown {
-  const memento = { get: (_k: string, d: unknown) => d, update: async () => undefined, keys: () => [], setKeysForSync() {} };
+  const memento = {
+    get: (_k: string, d: unknown) => d,
+    update: async () => undefined,
+    keys: () => [],
+    setKeysForSync() {},
+  };
   const uri = (p: string) => ({ scheme: 'file', fsPath: p, path: p, toString: () => `file://${p}` });
   return {
     subscriptions: [],
     globalState: memento,
     workspaceState: memento,
-    secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) },
+    secrets: {
+      get: async () => undefined,
+      store: async () => undefined,
+      delete: async () => undefined,
+      onDidChange: () => ({ dispose() {} }),
+    },
     extensionPath: root,
     extensionUri: uri(root),
     globalStorageUri: uri(dir),
@@ -84,8 +112,13 @@ async function measure(bundle: string, root: string): Promise<void> {
     return lookup(...args);
   };
   const stub = vscodeStub();
-  const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: unknown[]) => string })._resolveFilename;
-  (Module as unknown as { _resolveFilename: unknown })._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+  const resolve = (Module as unknown as { _resolveFilename: (r: string, ...rest: unknown[]) => string })
+    ._resolveFilename;
+  (Module as unknown as { _resolveFilename: unknown })._resolveFilename = function (
+    this: unknown,
+    request: string,
+    ...rest: unknown[]
+  ) {
     return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest);
   };
   require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: stub } as NodeJS.Module;

@@ -66,13 +66,19 @@ export async function codeServerActivation(dir: string, dist: string, runs: numb
   const browser = await launchBrowser(tools.chromium);
   const emptyDist = path.join(dir, 'empty-dist');
   fs.mkdirSync(emptyDist, { recursive: true });
-  fs.writeFileSync(path.join(emptyDist, 'extension.js'), 'exports.activate = () => ({});\nexports.deactivate = () => {};\n');
+  fs.writeFileSync(
+    path.join(emptyDist, 'extension.js'),
+    'exports.activate = () => ({});\nexports.deactivate = () => {};\n',
+  );
   const ours = extensionFolder(dir, 'ours', dist);
   const split = path.join(dir, 'split.json');
   timed(path.join(ours, 'dist'), split);
   const urls = {
     ours: workbenchUrl(server, { workspace: dirs.workspace, extensionDevelopmentPath: ours }),
-    empty: workbenchUrl(server, { workspace: dirs.workspace, extensionDevelopmentPath: extensionFolder(dir, 'empty', emptyDist) }),
+    empty: workbenchUrl(server, {
+      workspace: dirs.workspace,
+      extensionDevelopmentPath: extensionFolder(dir, 'empty', emptyDist),
+    }),
   };
   const times: Activations = { ours: [], load: [], activate: [], empty: [] };
   try {

@@ -22,7 +22,14 @@ main(async () => {
     await seedClient.close();
     await seeder.close();
 
-    const emu = await startEmulatorProcess(['--data', data, '--rate-limits', '--rate-limit-scale', String(SCALE), '--control']);
+    const emu = await startEmulatorProcess([
+      '--data',
+      data,
+      '--rate-limits',
+      '--rate-limit-scale',
+      String(SCALE),
+      '--control',
+    ]);
     const client = newClient(emu.url);
     try {
       const file = path.join(dir, 'export.ndjson');
@@ -30,7 +37,8 @@ main(async () => {
       const result = await exportDataStore(client, { universeId: U, datastoreName: STORE, file, resume: false });
       const ms = performance.now() - started;
       const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
-      const seen = ((await (await fetch(`${emu.url}/_emulator/requests`)).json()) as { requests: { status: number }[] }).requests;
+      const seen = ((await (await fetch(`${emu.url}/_emulator/requests`)).json()) as { requests: { status: number }[] })
+        .requests;
       const limited = seen.filter((r) => r.status === 429).length;
       const failed = N - lines;
       const bound = (N / LIMIT_PER_MINUTE) * 60_000;

@@ -20,7 +20,15 @@ async function scriptArgs(name: string): Promise<string[]> {
   const source = path.join(__dirname, `${name}.ts`);
   if (name === 'extension') return ['--import', 'tsx', source];
   const outfile = path.join(ROOT, 'out/bench', `${name}.js`);
-  await esbuild.build({ entryPoints: [source], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile, logLevel: 'error' });
+  await esbuild.build({
+    entryPoints: [source],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile,
+    logLevel: 'error',
+  });
   return [outfile];
 }
 
@@ -35,7 +43,9 @@ async function runOne(name: string): Promise<BenchResult | undefined> {
     if (parsed) result = parsed;
     else console.log(line);
   }
-  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
   if (code !== 0) console.log(`   (${name} failed with exit code ${code})`);
   return result;
 }
@@ -58,7 +68,9 @@ function markdown(results: BenchResult[]): string {
     '',
     '| # | goal | measured | met |',
     '|---|---|---|---|',
-    ...results.flatMap((r) => r.goals.map((g) => `| ${r.id} | ${g.text} | ${g.measured} | ${g.met ? 'yes' : '**no**'} |`)),
+    ...results.flatMap((r) =>
+      r.goals.map((g) => `| ${r.id} | ${g.text} | ${g.measured} | ${g.met ? 'yes' : '**no**'} |`),
+    ),
     '',
   ];
   for (const r of results) out.push(`## ${r.id}. ${r.title}`, '', ...r.figures.map((f) => `- ${f}`), '');
@@ -79,7 +91,9 @@ async function main(): Promise<void> {
   }
   results.sort((a, b) => a.id - b.id);
   const unmet = results.flatMap((r) => r.goals.filter((g) => !g.met).map((g) => `${r.id}: ${g.text}`));
-  console.log(`\n${results.length} of ${names.length} benchmarks ran; goals not met: ${unmet.length ? unmet.join('; ') : 'none'}`);
+  console.log(
+    `\n${results.length} of ${names.length} benchmarks ran; goals not met: ${unmet.length ? unmet.join('; ') : 'none'}`,
+  );
   if (results.length === BENCHMARKS.length) {
     fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(results));
     console.log('wrote test/bench/RESULTS.md');

@@ -12,7 +12,13 @@ main(async () => {
   const agent = new Agent({ connections: CONNECTIONS, keepAliveTimeout: 10_000 });
   try {
     const client = newClient(emu.url);
-    await client.datastores.setEntry({ universeId: U, datastoreName: 'Serve', entryKey: 'player', value: { coins: 10, items: ['sword', 'shield'] }, userIds: [1] });
+    await client.datastores.setEntry({
+      universeId: U,
+      datastoreName: 'Serve',
+      entryKey: 'player',
+      value: { coins: 10, items: ['sword', 'shield'] },
+      userIds: [1],
+    });
     await client.close();
     const origin = new URL(emu.url).origin;
     const path = `/datastores/v1/universes/${U}/standard-datastores/datastore/entries/entry?datastoreName=Serve&entryKey=player`;

@@ -39,7 +39,8 @@ export function parseResult(line: string): BenchResult | undefined {
   return line.startsWith(RESULT_PREFIX) ? (JSON.parse(line.slice(RESULT_PREFIX.length)) as BenchResult) : undefined;
 }
 
-export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const mb = (bytes: number): string => `${fmt(bytes / 1024 / 1024, 1)} MB`;
 
 export interface EmulatorProcess {
@@ -52,7 +53,9 @@ export interface EmulatorProcess {
 export async function startEmulatorProcess(args: string[] = []): Promise<EmulatorProcess> {
   const script = path.join(ROOT, 'dist/emulator.js');
   if (!fs.existsSync(script)) throw new Error('dist/emulator.js is missing; run node esbuild.js first');
-  const child = spawn(process.execPath, [script, '--port', '0', '--api-key', API_KEY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, '--port', '0', '--api-key', API_KEY, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.resume();
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -89,13 +92,16 @@ export async function seedStore(client: OpenApiClient, store: string, n: number,
   for (let i = 0; i < n; i++) {
     const key = `Player_${String(i).padStart(7, '0')}`;
     const value = `{"coins":${(i * 137) % 5000},"level":${1 + (i % 60)},"items":["sword","shield","potion"],"id":${10n ** 18n + BigInt(i)},"name":"player ${i}"}`;
-    if (!out.write(`{"scope":"global","key":"${key}","value":${value},"attributes":{"seed":true},"userIds":[${i}]}\n`)) {
+    if (
+      !out.write(`{"scope":"global","key":"${key}","value":${value},"attributes":{"seed":true},"userIds":[${i}]}\n`)
+    ) {
       await new Promise<void>((r) => out.once('drain', () => r()));
     }
   }
   await new Promise<void>((resolve, reject) => out.end(() => resolve()).once('error', reject));
   const result = await importDataStore(client, { universeId: U, datastoreName: store, file, mode: 'overwrite' });
-  if (result.written !== n) throw new Error(`seeding wrote ${result.written} of ${n} entries (${result.failed} failed)`);
+  if (result.written !== n)
+    throw new Error(`seeding wrote ${result.written} of ${n} entries (${result.failed} failed)`);
 }
 
 /** Peak growth of RSS and heap over a baseline taken after a GC, sampled every 5 ms while `work` runs. */

@@ -8,7 +8,8 @@ import { formatEntryLine, LineWriter, memberText, parseEntryLine, readLines } fr
 
 describe('NDJSON lines', () => {
   it('memberText returns the exact text of a member, whatever comes before it', () => {
-    const json = '{ "a\\"value" : "x}\\"]" , "nested":{"value":[1,{"b":"]"}]}, "value" : 12345678901234567890.50e+1 ,"z":[]}';
+    const json =
+      '{ "a\\"value" : "x}\\"]" , "nested":{"value":[1,{"b":"]"}]}, "value" : 12345678901234567890.50e+1 ,"z":[]}';
     assert.equal(memberText(json, 'value'), '12345678901234567890.50e+1');
     assert.equal(memberText(json, 'nested'), '{"value":[1,{"b":"]"}]}');
     assert.equal(memberText(json, 'a"value'), '"x}\\"]"');
@@ -20,10 +21,27 @@ describe('NDJSON lines', () => {
   });
 
   it('a line keeps the value text; line breaks between tokens become spaces so the line stays one line', () => {
-    const line = formatEntryLine({ scope: 's', key: 'k\n"', value: '{\r\n  "n": 1.0\n}\n', attributes: { a: 'ü' }, userIds: [1], version: 'v1' });
-    assert.equal(line, '{"scope":"s","key":"k\\n\\"","value":{    "n": 1.0 },"attributes":{"a":"ü"},"userIds":[1],"version":"v1"}\n');
+    const line = formatEntryLine({
+      scope: 's',
+      key: 'k\n"',
+      value: '{\r\n  "n": 1.0\n}\n',
+      attributes: { a: 'ü' },
+      userIds: [1],
+      version: 'v1',
+    });
+    assert.equal(
+      line,
+      '{"scope":"s","key":"k\\n\\"","value":{    "n": 1.0 },"attributes":{"a":"ü"},"userIds":[1],"version":"v1"}\n',
+    );
     const back = parseEntryLine(line.trimEnd());
-    assert.deepEqual(back, { scope: 's', key: 'k\n"', value: '{    "n": 1.0 }', attributes: { a: 'ü' }, userIds: [1], version: 'v1' });
+    assert.deepEqual(back, {
+      scope: 's',
+      key: 'k\n"',
+      value: '{    "n": 1.0 }',
+      attributes: { a: 'ü' },
+      userIds: [1],
+      version: 'v1',
+    });
   });
 
   it('parseEntryLine says what is wrong with a line', () => {
@@ -33,7 +51,14 @@ describe('NDJSON lines', () => {
     assert.throws(() => parseEntryLine('{"key":"k"}'), /"value" is missing/);
     assert.throws(() => parseEntryLine('{"key":"k","value":1,"userIds":[1.5]}'), /"userIds"/);
     assert.throws(() => parseEntryLine('{"key":"k","value":1,"attributes":[]}'), /"attributes"/);
-    assert.deepEqual(parseEntryLine('{"key":"k","value":null}'), { scope: 'global', key: 'k', value: 'null', attributes: {}, userIds: [], version: undefined });
+    assert.deepEqual(parseEntryLine('{"key":"k","value":null}'), {
+      scope: 'global',
+      key: 'k',
+      value: 'null',
+      attributes: {},
+      userIds: [],
+      version: undefined,
+    });
   });
 
   it('readLines gives, in batches, numbers, byte offsets, CRLF-free text and marks an unterminated last line', async () => {

@@ -94,7 +94,8 @@ describe('bulk scheduler', () => {
     for await (const v of orderedMap(source(), 4, async (i) => {
       await sleep((10 - i) * 2);
       return i * 10;
-    })) out.push(...v);
+    }))
+      out.push(...v);
     assert.deepEqual(out, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
   });
 
@@ -109,7 +110,8 @@ describe('bulk scheduler', () => {
           if (i === 3) throw new Error('call 3 failed');
           await sleep(i === 0 ? 20 : 1); // the later ones are in before the head: one run
           return i;
-        })) out.push(...run);
+        }))
+          out.push(...run);
       } catch (e) {
         return e as Error;
       }
@@ -126,7 +128,8 @@ describe('bulk scheduler', () => {
     for await (const run of orderedMap(source(), 8, async (i) => {
       await sleep(i === 0 ? 30 : 1);
       return i;
-    })) runs.push(run);
+    }))
+      runs.push(run);
     assert.deepEqual(runs, [[0, 1, 2, 3, 4, 5, 6, 7]]);
   });
 });

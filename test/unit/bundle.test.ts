@@ -11,7 +11,14 @@ test('the bundle takes the vscode module as it is, never copying the API object 
   // of getters) in every module that has it, made while the extension activates. `import vscode = require(...)`.
   const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: esbuild.BuildOptions[] };
   const extension = builds.find((b) => b.outfile === 'dist/extension.js')!;
-  const result = await esbuild.build({ ...extension, absWorkingDir: ROOT, write: false, minify: false, sourcemap: false, logLevel: 'silent' });
+  const result = await esbuild.build({
+    ...extension,
+    absWorkingDir: ROOT,
+    write: false,
+    minify: false,
+    sourcemap: false,
+    logLevel: 'silent',
+  });
   const code = result.outputFiles[0].text;
   assert.match(code, /require\("vscode"\)/);
   assert.doesNotMatch(code, /__toESM\(require\("vscode"\)\)/);

@@ -18,11 +18,20 @@ describe('retries against the emulator', () => {
   it('a GET answered 503 is retried and succeeds', async () => {
     await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, ...unavailable });
     assert.equal((await shared.client.datastores.getEntry(entry)).value, 1);
-    assert.deepEqual((await shared.emulator.requests({ method: 'GET', path: ENTRY_PATH })).map((r) => r.status), [503, 200]);
+    assert.deepEqual(
+      (await shared.emulator.requests({ method: 'GET', path: ENTRY_PATH })).map((r) => r.status),
+      [503, 200],
+    );
   });
 
   it('a 429 is retried after the retry-after pause, not before', async () => {
-    await shared.emulator.fault({ method: 'GET', path: ENTRY_PATH, status: 429, headers: { 'retry-after': '1' }, body: '{"error":"RESOURCE_EXHAUSTED","message":"slow"}' });
+    await shared.emulator.fault({
+      method: 'GET',
+      path: ENTRY_PATH,
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: '{"error":"RESOURCE_EXHAUSTED","message":"slow"}',
+    });
     const started = Date.now();
     await shared.client.datastores.getEntry(entry);
     const elapsed = Date.now() - started;
@@ -31,7 +40,12 @@ describe('retries against the emulator', () => {
   });
 
   const once: [string, string, string, () => Promise<unknown>][] = [
-    ['increment', 'POST', '/entry/increment', () => shared.client.datastores.incrementEntry({ ...entry, incrementBy: 1 })],
+    [
+      'increment',
+      'POST',
+      '/entry/increment',
+      () => shared.client.datastores.incrementEntry({ ...entry, incrementBy: 1 }),
+    ],
     ['set without matchVersion', 'POST', ENTRY_PATH, () => shared.client.datastores.setEntry({ ...entry, value: 2 })],
     [
       'asset create',
@@ -39,7 +53,12 @@ describe('retries against the emulator', () => {
       '/assets/v1/assets',
       () =>
         shared.client.assets.create({
-          request: { assetType: 'Model', displayName: 'x', description: '', creationContext: { creator: { userId: 1001 } } },
+          request: {
+            assetType: 'Model',
+            displayName: 'x',
+            description: '',
+            creationContext: { creator: { userId: 1001 } },
+          },
           file: { path: __filename, contentType: 'model/fbx', filename: 'x.fbx' },
         }),
     ],
@@ -60,7 +79,10 @@ describe('retries against the emulator', () => {
     await shared.emulator.fault({ method: 'POST', path: ENTRY_PATH, ...unavailable, times: 2 });
     const v = await shared.client.datastores.setEntry({ ...entry, value: 3, matchVersion: version });
     assert.notEqual(v.version, version);
-    assert.deepEqual((await shared.emulator.requests({ method: 'POST', path: ENTRY_PATH })).map((r) => r.status).slice(-3), [503, 503, 200]);
+    assert.deepEqual(
+      (await shared.emulator.requests({ method: 'POST', path: ENTRY_PATH })).map((r) => r.status).slice(-3),
+      [503, 503, 200],
+    );
   });
 });
 
@@ -98,7 +120,12 @@ describe('abort, timeout, connection and shape faults against the emulator', () 
   });
 
   it('a 200 with a bad body is a ResponseShapeError naming the field', async () => {
-    await shared.emulator.fault({ method: 'GET', path: '/standard-datastores', status: 200, body: '{"datastores":[{"name":42}],"nextPageCursor":""}' });
+    await shared.emulator.fault({
+      method: 'GET',
+      path: '/standard-datastores',
+      status: 200,
+      body: '{"datastores":[{"name":42}],"nextPageCursor":""}',
+    });
     const err = await rejection(() => shared.client.datastores.listDataStores({ universeId: U }));
     assert.ok(err instanceof ResponseShapeError, String(err));
     assert.equal(err.field, 'datastores[0].name');

@@ -1,7 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/server';
-import { assetError, call, DS, dsError, entry, ENTRY, gatewayError, start, U, v2Error } from './fixtures/emulator/harness';
+import {
+  assetError,
+  call,
+  DS,
+  dsError,
+  entry,
+  ENTRY,
+  gatewayError,
+  start,
+  U,
+  v2Error,
+} from './fixtures/emulator/harness';
 
 const DSS = 'universe-datastores.';
 let emu: RunningEmulator;
@@ -9,7 +20,10 @@ before(async () => {
   emu = await start({
     apiKeys: [
       { key: 'all' },
-      { key: 'reader', scopes: [`${DSS}objects:read`, `${DSS}objects:list`, 'universe.user-restriction:read', 'asset:read'] },
+      {
+        key: 'reader',
+        scopes: [`${DSS}objects:read`, `${DSS}objects:list`, 'universe.user-restriction:read', 'asset:read'],
+      },
       { key: 'updater', scopes: [`${DSS}objects:update`, `${DSS}objects:read`] },
       { key: 'creator', scopes: [`${DSS}objects:create`] },
       { key: 'store-creator', scopes: [`${DSS}objects:create`, `${DSS}control:create`] },
@@ -76,7 +90,10 @@ describe('scopes', () => {
   it('user restrictions: 403 PERMISSION_DENIED without the write scope', async () => {
     const path = `/cloud/v2/universes/${U}/user-restrictions/5`;
     assert.equal((await call(emu.url, 'GET', path, { key: 'reader' })).status, 200);
-    const r = await call(emu.url, 'PATCH', path, { key: 'reader', body: JSON.stringify({ gameJoinRestriction: { active: true } }) });
+    const r = await call(emu.url, 'PATCH', path, {
+      key: 'reader',
+      body: JSON.stringify({ gameJoinRestriction: { active: true } }),
+    });
     v2Error(r, 403, 'PERMISSION_DENIED');
     assert.deepEqual(r.json.details, []);
     v2Error(await call(emu.url, 'GET', path, { key: 'updater' }), 403, 'PERMISSION_DENIED');
@@ -93,11 +110,24 @@ describe('scopes', () => {
 describe('universes', () => {
   it('403 for a universe the key is not limited to, in each family', async () => {
     const other = U + 1;
-    assert.equal((await call(emu.url, 'GET', ENTRY, { key: 'one-universe', query: entry('Auth', 'exists') })).status, 200);
-    const ds = await call(emu.url, 'GET', `${DS(other)}/datastore/entries/entry`, { key: 'one-universe', query: entry('Auth', 'exists') });
+    assert.equal(
+      (await call(emu.url, 'GET', ENTRY, { key: 'one-universe', query: entry('Auth', 'exists') })).status,
+      200,
+    );
+    const ds = await call(emu.url, 'GET', `${DS(other)}/datastore/entries/entry`, {
+      key: 'one-universe',
+      query: entry('Auth', 'exists'),
+    });
     dsError(ds, 403, 'Forbidden');
-    v2Error(await call(emu.url, 'GET', `/cloud/v2/universes/${other}/user-restrictions`, { key: 'one-universe' }), 403, 'PERMISSION_DENIED');
-    assert.equal((await call(emu.url, 'GET', `/cloud/v2/universes/${U}/user-restrictions`, { key: 'one-universe' })).status, 200);
+    v2Error(
+      await call(emu.url, 'GET', `/cloud/v2/universes/${other}/user-restrictions`, { key: 'one-universe' }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    assert.equal(
+      (await call(emu.url, 'GET', `/cloud/v2/universes/${U}/user-restrictions`, { key: 'one-universe' })).status,
+      200,
+    );
   });
 
   it('accepts only the sandbox key when none is configured', async () => {

@@ -78,14 +78,33 @@ describe('emulator CLI', () => {
     const config = path.join(dir, 'keys.json');
     fs.writeFileSync(config, JSON.stringify({ apiKeys: [{ key: 'limited', scopes: ['asset:read'], universes: [5] }] }));
     const child = await spawnCli([
-      '--port=0', '--host', '127.0.0.1', '--api-key', 'one', '--config', config, '--entry-header-prefix', 'acme',
-      '--seed', 'demo', '--rate-limits', '--rate-limit-scale', '2', '--rate-limit-window-scale', '0.5', '--operation-delay', '10',
+      '--port=0',
+      '--host',
+      '127.0.0.1',
+      '--api-key',
+      'one',
+      '--config',
+      config,
+      '--entry-header-prefix',
+      'acme',
+      '--seed',
+      'demo',
+      '--rate-limits',
+      '--rate-limit-scale',
+      '2',
+      '--rate-limit-window-scale',
+      '0.5',
+      '--operation-delay',
+      '10',
       '--control',
     ]);
     try {
       assert.doesNotMatch(child.stderr(), /sandbox/);
       gatewayError(await call(child.url, 'GET', DS(), { key: 'sandbox' }), 401);
-      const r = await call(child.url, 'GET', `${DS()}/datastore/entries/entry`, { key: 'one', query: { datastoreName: 'Settings', entryKey: 'GameConfig' } });
+      const r = await call(child.url, 'GET', `${DS()}/datastore/entries/entry`, {
+        key: 'one',
+        query: { datastoreName: 'Settings', entryKey: 'GameConfig' },
+      });
       assert.equal(r.status, 200);
       assert.ok(r.headers.get('acme-entry-version'));
       assert.equal(r.headers.get('x-ratelimit-limit'), '600, 600;w=30');

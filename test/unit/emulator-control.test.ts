@@ -10,11 +10,26 @@ before(async () => {
 after(() => emu.close());
 
 const control = (method: string, path: string, body?: unknown) =>
-  call(emu.url, method, `/_emulator/${path}`, { key: null, body: body === undefined ? undefined : JSON.stringify(body) });
+  call(emu.url, method, `/_emulator/${path}`, {
+    key: null,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('control endpoints', () => {
   it('injects faults for matching requests, the given number of times', async () => {
-    assert.equal((await control('POST', 'faults', { method: 'get', path: '/entry', status: 503, headers: { 'retry-after': '1' }, body: 'down', times: 2 })).status, 200);
+    assert.equal(
+      (
+        await control('POST', 'faults', {
+          method: 'get',
+          path: '/entry',
+          status: 503,
+          headers: { 'retry-after': '1' },
+          body: 'down',
+          times: 2,
+        })
+      ).status,
+      200,
+    );
     for (let i = 0; i < 2; i++) {
       const r = await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'GameConfig') });
       assert.equal(r.status, 503);
@@ -41,7 +56,14 @@ describe('control endpoints', () => {
   });
 
   it('refuses bad faults', async () => {
-    for (const bad of [{}, { status: 99 }, { status: 500, times: 0 }, { status: 500, headers: { 'bad name': 'x' } }, { delayMs: -1 }, 'x']) {
+    for (const bad of [
+      {},
+      { status: 99 },
+      { status: 500, times: 0 },
+      { status: 500, headers: { 'bad name': 'x' } },
+      { delayMs: -1 },
+      'x',
+    ]) {
       gatewayError(await control('POST', 'faults', bad), 400);
     }
     gatewayError(await control('GET', 'nothing'), 404);
@@ -52,10 +74,13 @@ describe('control endpoints', () => {
     await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'GameConfig') });
     await call(emu.url, 'GET', '/nope');
     const { requests } = (await control('GET', 'requests')).json;
-    assert.deepEqual(requests.map((r: { method: string; path: string; status: number }) => [r.method, r.path, r.status]), [
-      ['GET', ENTRY, 404],
-      ['GET', '/nope', 404],
-    ]);
+    assert.deepEqual(
+      requests.map((r: { method: string; path: string; status: number }) => [r.method, r.path, r.status]),
+      [
+        ['GET', ENTRY, 404],
+        ['GET', '/nope', 404],
+      ],
+    );
     assert.match(requests[0].query, /entryKey=GameConfig/);
     assert.deepEqual((await call(emu.url, 'GET', DS())).json.datastores, []);
   });

@@ -11,19 +11,29 @@ before(async () => {
 after(() => emu.close());
 
 const md5 = (s: string | Buffer): string => createHash('md5').update(s).digest('base64');
-const set = (store: string, key: string, value: string, extra: { query?: Record<string, string>; headers?: Record<string, string> } = {}) =>
+const set = (
+  store: string,
+  key: string,
+  value: string,
+  extra: { query?: Record<string, string>; headers?: Record<string, string> } = {},
+) =>
   call(emu.url, 'POST', ENTRY, {
     query: entry(store, key, extra.query),
     body: value,
     headers: { 'content-type': 'application/json', ...extra.headers },
   });
-const get = (store: string, key: string, scope?: string) => call(emu.url, 'GET', ENTRY, { query: entry(store, key, { scope }) });
+const get = (store: string, key: string, scope?: string) =>
+  call(emu.url, 'GET', ENTRY, { query: entry(store, key, { scope }) });
 
 describe('set and get', () => {
   it('round-trips the exact bytes with the entry headers and an EntryVersion answer', async () => {
     const value = '{ "coins": 5,\n "name": "Zoë" }';
     const s = await set('Basics', 'k1', value, {
-      headers: { 'platform-entry-attributes': '{"a":1}', 'platform-entry-userids': '[7, 8]', 'content-md5': md5(value) },
+      headers: {
+        'platform-entry-attributes': '{"a":1}',
+        'platform-entry-userids': '[7, 8]',
+        'content-md5': md5(value),
+      },
     });
     assert.equal(s.status, 200, s.text);
     assert.match(s.json.version, /^[0-9A-F]{16}\.[0-9A-F]{10}\.[0-9A-F]{16}\.01$/);
@@ -42,13 +52,21 @@ describe('set and get', () => {
   });
 
   it('clears attributes and user ids that a later write leaves out', async () => {
-    await set('Basics', 'k2', '1', { headers: { 'platform-entry-attributes': '{"a":"\\u00e9"}', 'platform-entry-userids': '[1]' } });
+    await set('Basics', 'k2', '1', {
+      headers: { 'platform-entry-attributes': '{"a":"\\u00e9"}', 'platform-entry-userids': '[1]' },
+    });
     const first = await get('Basics', 'k2');
     assert.deepEqual(JSON.parse(first.headers.get('platform-entry-attributes')!), { a: 'é' });
     // UTF-8 bytes in the header are read as UTF-8 and sent back escaped; a lone byte 0xE9 is not UTF-8.
-    await set('Basics', 'k3', '1', { headers: { 'platform-entry-attributes': Buffer.from('{"a":"é"}').toString('latin1') } });
+    await set('Basics', 'k3', '1', {
+      headers: { 'platform-entry-attributes': Buffer.from('{"a":"é"}').toString('latin1') },
+    });
     assert.equal((await get('Basics', 'k3')).headers.get('platform-entry-attributes'), '{"a":"\\u00e9"}');
-    dsError(await set('Basics', 'k2', '1', { headers: { 'platform-entry-attributes': '{"a":"é"}' } }), 400, 'InvalidAttributes');
+    dsError(
+      await set('Basics', 'k2', '1', { headers: { 'platform-entry-attributes': '{"a":"é"}' } }),
+      400,
+      'InvalidAttributes',
+    );
     await set('Basics', 'k2', '2');
     const g = await get('Basics', 'k2');
     assert.equal(g.headers.get('platform-entry-attributes'), null);
@@ -58,7 +76,11 @@ describe('set and get', () => {
   it('uses the configured header prefix', async () => {
     const other = await start({ entryHeaderPrefix: 'roblox' });
     try {
-      const s = await call(other.url, 'POST', ENTRY, { query: entry('S', 'k'), body: '1', headers: { 'roblox-entry-userids': '[3]' } });
+      const s = await call(other.url, 'POST', ENTRY, {
+        query: entry('S', 'k'),
+        body: '1',
+        headers: { 'roblox-entry-userids': '[3]' },
+      });
       assert.equal(s.status, 200);
       const g = await call(other.url, 'GET', ENTRY, { query: entry('S', 'k') });
       assert.equal(g.headers.get('roblox-entry-version'), s.json.version);
@@ -101,7 +123,9 @@ describe('preconditions', () => {
   });
 
   it('412 for matchVersion on a missing key; 400 when both are set', async () => {
-    const r = await set('Pre', 'missing', '1', { query: { matchVersion: '08D9E6A3F2188CFF.0000000001.08D9E6A3F2188CFF.01' } });
+    const r = await set('Pre', 'missing', '1', {
+      query: { matchVersion: '08D9E6A3F2188CFF.0000000001.08D9E6A3F2188CFF.01' },
+    });
     dsError(r, 412, 'PreconditionFailed');
     const both = await set('Pre', 'k', '1', { query: { matchVersion: 'x', exclusiveCreate: 'true' } });
     dsError(both, 400, 'ExclusiveCreateAndMatchVersionCannotBeSet');
@@ -138,7 +162,8 @@ describe('input checks', () => {
   });
 
   it('refuses values that are not JSON', async () => {
-    for (const bad of ['', '{', 'hello', '\ufeff1', '{"a":1} x']) dsError(await set('Chk', 'k', bad), 400, 'ContentNotJson');
+    for (const bad of ['', '{', 'hello', '\ufeff1', '{"a":1} x'])
+      dsError(await set('Chk', 'k', bad), 400, 'ContentNotJson');
     dsError(
       await call(emu.url, 'POST', ENTRY, { query: entry('Chk', 'k'), body: Buffer.from([0x22, 0xff, 0x22]) }),
       400,
@@ -149,23 +174,48 @@ describe('input checks', () => {
   it('checks the attributes and userids headers', async () => {
     const attrs = (v: string) => set('Chk', 'k', '1', { headers: { 'platform-entry-attributes': v } });
     const uids = (v: string) => set('Chk', 'k', '1', { headers: { 'platform-entry-userids': v } });
-    for (const bad of ['[1]', '"x"', 'not json', `{"a":"${'x'.repeat(300)}"}`]) dsError(await attrs(bad), 400, 'InvalidAttributes');
+    for (const bad of ['[1]', '"x"', 'not json', `{"a":"${'x'.repeat(300)}"}`])
+      dsError(await attrs(bad), 400, 'InvalidAttributes');
     assert.equal((await attrs(`{"a":"${'x'.repeat(292)}"}`)).status, 200); // 300 bytes
-    for (const bad of ['[1,2,3,4,5]', '[1.5]', '["1"]', '{}', '1,2', '[-1]']) dsError(await uids(bad), 400, 'InvalidUserIds');
+    for (const bad of ['[1,2,3,4,5]', '[1.5]', '["1"]', '{}', '1,2', '[-1]'])
+      dsError(await uids(bad), 400, 'InvalidUserIds');
     assert.equal((await uids('[1,2,3,4]')).status, 200);
   });
 
   it('checks booleans, limits and universe ids in the query', async () => {
     dsError(await set('Chk', 'k', '1', { query: { exclusiveCreate: 'yes' } }), 400, 'InvalidArgument');
-    dsError(await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Chk', limit: 0 } }), 400, 'InvalidLimit');
-    dsError(await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Chk', limit: 'x' } }), 400, 'InvalidLimit');
+    dsError(
+      await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Chk', limit: 0 } }),
+      400,
+      'InvalidLimit',
+    );
+    dsError(
+      await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Chk', limit: 'x' } }),
+      400,
+      'InvalidLimit',
+    );
     dsError(await call(emu.url, 'GET', `${DS('abc' as unknown as number)}`), 400, 'InvalidUniverseId');
-    dsError(await call(emu.url, 'GET', `${DS()}/datastore/entries/entry?datastoreName=S&entryKey=%ZZ`), 400, 'InvalidEntryKey');
+    dsError(
+      await call(emu.url, 'GET', `${DS()}/datastore/entries/entry?datastoreName=S&entryKey=%ZZ`),
+      400,
+      'InvalidEntryKey',
+    );
   });
 });
 
 describe('hostile keys', () => {
-  const keys = ['a/b/../c', '..', '100% sure', '%2F', 'with spaces  ', 'ключ', '😀 emoji', 'x&y=z#w?q', 'tab\tnew\nline', '+plus+'];
+  const keys = [
+    'a/b/../c',
+    '..',
+    '100% sure',
+    '%2F',
+    'with spaces  ',
+    'ключ',
+    '😀 emoji',
+    'x&y=z#w?q',
+    'tab\tnew\nline',
+    '+plus+',
+  ];
   it('round-trip exactly through set, get, list and versions', async () => {
     for (const key of keys) {
       const s = await set('Hostile', key, JSON.stringify(key));
@@ -176,8 +226,13 @@ describe('hostile keys', () => {
       const v = await call(emu.url, 'GET', `${ENTRY}/versions`, { query: entry('Hostile', key) });
       assert.equal(v.json.versions.length, 1);
     }
-    const list = await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Hostile', limit: 100 } });
-    assert.deepEqual(list.json.keys.map((k: { key: string }) => k.key), [...keys].sort());
+    const list = await call(emu.url, 'GET', `${DS()}/datastore/entries`, {
+      query: { datastoreName: 'Hostile', limit: 100 },
+    });
+    assert.deepEqual(
+      list.json.keys.map((k: { key: string }) => k.key),
+      [...keys].sort(),
+    );
   });
 });
 
@@ -189,7 +244,10 @@ describe('listing', () => {
         await call(other.url, 'POST', ENTRY, { query: entry(name, 'k'), body: '1' });
       }
       const first = await call(other.url, 'GET', DS());
-      assert.deepEqual(first.json.datastores.map((d: { name: string }) => d.name), ['Alpha']);
+      assert.deepEqual(
+        first.json.datastores.map((d: { name: string }) => d.name),
+        ['Alpha'],
+      );
       assert.ok(first.json.nextPageCursor);
       assert.ok(Date.parse(first.json.datastores[0].createdTime));
       const names: string[] = [];
@@ -224,7 +282,10 @@ describe('listing', () => {
     assert.deepEqual((await list({ AllScopes: 'true', scope: 'global' })).json.keys, all);
     dsError(await list({ allScopes: 'true', scope: 'season2' }), 400, 'InvalidDataStoreScope');
     assert.deepEqual((await list({ prefix: 'z' })).json, { keys: [], nextPageCursor: '' });
-    assert.deepEqual((await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Never' } })).json.keys, []);
+    assert.deepEqual(
+      (await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Never' } })).json.keys,
+      [],
+    );
   });
 
   it('refuses forged, tampered and replayed cursors', async () => {
@@ -241,12 +302,17 @@ describe('listing', () => {
       assert.equal(r.json.message, 'Invalid cursor.');
     }
     dsError(await list({ cursor, prefix: 'k' }), 400, 'InvalidCursor');
-    dsError(await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Other', cursor } }), 400, 'InvalidCursor');
+    dsError(
+      await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Other', cursor } }),
+      400,
+      'InvalidCursor',
+    );
   });
 
   it('pages 1,000 keys 7 at a time, each exactly once, while keys are being written', async () => {
     const keys = Array.from({ length: 1000 }, (_, i) => `key${String(i).padStart(4, '0')}`);
-    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => set('Paging', k, '0')));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(keys.slice(i, i + 50).map((k) => set('Paging', k, '0')));
     const seen: string[] = [];
     let cursor: string | undefined;
     let extra = 0;
@@ -278,14 +344,21 @@ describe('delete, tombstones and versions', () => {
     const listed = await call(emu.url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'Tomb' } });
     assert.deepEqual(listed.json.keys, [{ scope: 'global', key: 'k' }]);
     const versions = (await call(emu.url, 'GET', `${ENTRY}/versions`, { query: entry('Tomb', 'k') })).json.versions;
-    assert.deepEqual(versions.map((v: { deleted: boolean }) => v.deleted), [false, true]);
+    assert.deepEqual(
+      versions.map((v: { deleted: boolean }) => v.deleted),
+      [false, true],
+    );
     assert.equal(versions[1].contentLength, 0);
-    const tomb = await call(emu.url, 'GET', `${ENTRY}/versions/version`, { query: entry('Tomb', 'k', { versionId: versions[1].version }) });
+    const tomb = await call(emu.url, 'GET', `${ENTRY}/versions/version`, {
+      query: entry('Tomb', 'k', { versionId: versions[1].version }),
+    });
     dsError(tomb, 404, 'EntryNotFound');
     const revived = (await set('Tomb', 'k', '{"v":3}')).json;
     assert.equal(revived.objectCreatedTime, v1.objectCreatedTime);
     assert.equal((await get('Tomb', 'k')).text, '{"v":3}');
-    const old = await call(emu.url, 'GET', `${ENTRY}/versions/version`, { query: entry('Tomb', 'k', { versionId: v1.version }) });
+    const old = await call(emu.url, 'GET', `${ENTRY}/versions/version`, {
+      query: entry('Tomb', 'k', { versionId: v1.version }),
+    });
     assert.equal(old.status, 200);
     assert.equal(old.text, '{"v":1}');
     assert.equal(old.headers.get('platform-entry-version'), v1.version);
@@ -325,11 +398,16 @@ describe('delete, tombstones and versions', () => {
     dsError(await list({ sortOrder: 'descending' }), 400, 'InvalidSortOrder');
     const cursor = (await list({ limit: 1 })).json.nextPageCursor;
     dsError(await list({ cursor, sortOrder: 'Descending' }), 400, 'InvalidCursor');
-    dsError(await call(emu.url, 'GET', `${ENTRY}/versions`, { query: entry('Versions', 'nope') }), 404, 'EntryNotFound');
+    dsError(
+      await call(emu.url, 'GET', `${ENTRY}/versions`, { query: entry('Versions', 'nope') }),
+      404,
+      'EntryNotFound',
+    );
   });
 
   it('404s an unknown version and 400s a malformed id', async () => {
-    const getVersion = (versionId: string) => call(emu.url, 'GET', `${ENTRY}/versions/version`, { query: entry('Versions', 'k', { versionId }) });
+    const getVersion = (versionId: string) =>
+      call(emu.url, 'GET', `${ENTRY}/versions/version`, { query: entry('Versions', 'k', { versionId }) });
     dsError(await getVersion('08D9E6A3F2188CFF.00000FFFFF.08D9E6A3F2188CFF.01'), 404, 'VersionNotFound');
     for (const bad of ['1', 'latest', '08D9E6A3F2188CFF.0000000001.08D9E6A3F2188CFF', '']) {
       dsError(await getVersion(bad), 400, 'InvalidVersionId');
@@ -373,6 +451,10 @@ describe('increment', () => {
 describe('universes', () => {
   it('keeps universes apart', async () => {
     await set('Apart', 'k', '1');
-    dsError(await call(emu.url, 'GET', `${DS(U + 1)}/datastore/entries/entry`, { query: entry('Apart', 'k') }), 404, 'DatastoreNotFound');
+    dsError(
+      await call(emu.url, 'GET', `${DS(U + 1)}/datastore/entries/entry`, { query: entry('Apart', 'k') }),
+      404,
+      'DatastoreNotFound',
+    );
   });
 });

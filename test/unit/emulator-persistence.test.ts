@@ -11,7 +11,11 @@ before(async () => {
 });
 
 /** Starts on `dir`, runs `write` (must answer 2xx), kills -9 at once, starts again and returns `read`'s result. */
-async function killAfter<T>(dir: string, write: (url: string) => Promise<Reply>, read: (url: string) => Promise<T>): Promise<T> {
+async function killAfter<T>(
+  dir: string,
+  write: (url: string) => Promise<Reply>,
+  read: (url: string) => Promise<T>,
+): Promise<T> {
   const first = await spawnCli(['--data', dir, '--port', '0']);
   const r = await write(first.url);
   first.proc.kill('SIGKILL');
@@ -65,10 +69,16 @@ describe('persistence across kill -9', () => {
     const got = await killAfter(
       dir,
       (url) => call(url, 'DELETE', ENTRY, { query: entry('P', 'k') }),
-      async (url) => [await call(url, 'GET', ENTRY, { query: entry('P', 'k') }), await call(url, 'GET', `${ENTRY}/versions`, { query: entry('P', 'k') })],
+      async (url) => [
+        await call(url, 'GET', ENTRY, { query: entry('P', 'k') }),
+        await call(url, 'GET', `${ENTRY}/versions`, { query: entry('P', 'k') }),
+      ],
     );
     assert.equal(got[0].status, 404);
-    assert.deepEqual(got[1].json.versions.map((v: { deleted: boolean }) => v.deleted), [false, true]);
+    assert.deepEqual(
+      got[1].json.versions.map((v: { deleted: boolean }) => v.deleted),
+      [false, true],
+    );
   });
 
   it('keeps a restriction update, its log entry and its idempotency key', async () => {
@@ -94,13 +104,24 @@ describe('persistence across kill -9', () => {
       dir,
       async (url) => {
         const form = new FormData();
-        form.append('request', JSON.stringify({ assetType: 'Audio', displayName: 'Song', description: '', creationContext: { creator: { groupId: '9' } } }));
+        form.append(
+          'request',
+          JSON.stringify({
+            assetType: 'Audio',
+            displayName: 'Song',
+            description: '',
+            creationContext: { creator: { groupId: '9' } },
+          }),
+        );
         form.append('fileContent', new Blob([new Uint8Array(Buffer.from('OggS....'))], { type: 'audio/ogg' }), 'a.ogg');
         const r = await call(url, 'POST', '/assets/v1/assets', { body: form });
         op = r.json?.path;
         return r;
       },
-      async (url) => [await call(url, 'GET', `/assets/v1/${op}`), await call(url, 'GET', '/assets/v1/assets/20000000001')],
+      async (url) => [
+        await call(url, 'GET', `/assets/v1/${op}`),
+        await call(url, 'GET', '/assets/v1/assets/20000000001'),
+      ],
     );
     assert.equal(got[0].json.done, true);
     assert.equal(got[0].json.response.assetId, '20000000001');
@@ -145,7 +166,9 @@ describe('demo seed in a data dir', () => {
       let n = 0;
       let cursor: string | undefined;
       do {
-        const r = await call(url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName: 'PlayerData', limit: 1000, cursor } });
+        const r = await call(url, 'GET', `${DS()}/datastore/entries`, {
+          query: { datastoreName: 'PlayerData', limit: 1000, cursor },
+        });
         n += r.json.keys.length;
         cursor = r.json.nextPageCursor || undefined;
       } while (cursor);
@@ -166,7 +189,10 @@ describe('demo seed in a data dir', () => {
       try {
         assert.equal(await keys(child.url), 300);
         assert.equal((await versions(child.url)).json.versions.length, 3 + run);
-        const r = await call(child.url, 'POST', ENTRY, { query: entry('Settings', 'GameConfig'), body: `{"run":${run}}` });
+        const r = await call(child.url, 'POST', ENTRY, {
+          query: entry('Settings', 'GameConfig'),
+          body: `{"run":${run}}`,
+        });
         assert.equal(r.status, 200);
       } finally {
         child.proc.kill('SIGKILL');

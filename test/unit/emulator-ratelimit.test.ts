@@ -56,14 +56,18 @@ describe('rate limits', () => {
     const emu = await start({ rateLimits: true });
     try {
       const update = (user: number) =>
-        call(emu.url, 'PATCH', `/cloud/v2/universes/${U}/user-restrictions/${user}`, { body: JSON.stringify({ gameJoinRestriction: { active: true } }) });
+        call(emu.url, 'PATCH', `/cloud/v2/universes/${U}/user-restrictions/${user}`, {
+          body: JSON.stringify({ gameJoinRestriction: { active: true } }),
+        });
       assert.equal((await update(1)).status, 200);
       assert.equal((await update(1)).status, 200);
       const r = await update(1);
       v2Error(r, 429, 'RESOURCE_EXHAUSTED');
       assert.ok(Number(r.headers.get('retry-after')) >= 1);
       assert.equal((await update(2)).status, 200);
-      assert.ok((await call(emu.url, 'GET', `/cloud/v2/universes/${U}/user-restrictions/1`)).headers.get('x-ratelimit-limit'));
+      assert.ok(
+        (await call(emu.url, 'GET', `/cloud/v2/universes/${U}/user-restrictions/1`)).headers.get('x-ratelimit-limit'),
+      );
     } finally {
       await emu.close();
     }

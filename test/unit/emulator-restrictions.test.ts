@@ -15,7 +15,11 @@ before(async () => {
 });
 after(() => emu.close());
 
-const req = (method: string, path: string, init: { query?: Record<string, string | number | undefined>; body?: unknown } = {}) =>
+const req = (
+  method: string,
+  path: string,
+  init: { query?: Record<string, string | number | undefined>; body?: unknown } = {},
+) =>
   call(emu.url, method, path, {
     key: 'mod',
     query: init.query,
@@ -32,7 +36,13 @@ describe('get', () => {
     assert.deepEqual(r.json, {
       path: `universes/${U}/user-restrictions/123`,
       user: 'users/123',
-      gameJoinRestriction: { active: false, privateReason: '', displayReason: '', excludeAltAccounts: false, inherited: false },
+      gameJoinRestriction: {
+        active: false,
+        privateReason: '',
+        displayReason: '',
+        excludeAltAccounts: false,
+        inherited: false,
+      },
     });
     const place = await req('GET', `${base}/places/${P1}/user-restrictions/123`);
     assert.equal(place.json.path, `universes/${U}/places/${P1}/user-restrictions/123`);
@@ -51,17 +61,42 @@ describe('update', () => {
   it('bans with a server-set startTime, kept while active; unbans replace the whole restriction', async () => {
     const path = `${base}/user-restrictions/201`;
     const before = Date.now();
-    const r = await ban(path, { active: true, duration: '3600s', privateReason: 'p', displayReason: 'd', excludeAltAccounts: true, startTime: '2000-01-01T00:00:00Z', inherited: true });
+    const r = await ban(path, {
+      active: true,
+      duration: '3600s',
+      privateReason: 'p',
+      displayReason: 'd',
+      excludeAltAccounts: true,
+      startTime: '2000-01-01T00:00:00Z',
+      inherited: true,
+    });
     assert.equal(r.status, 200, r.text);
     const g = r.json.gameJoinRestriction;
     assert.ok(Date.parse(g.startTime) >= before - 1000, g.startTime);
-    assert.deepEqual({ ...g, startTime: undefined }, { active: true, startTime: undefined, duration: '3600s', privateReason: 'p', displayReason: 'd', excludeAltAccounts: true, inherited: false });
+    assert.deepEqual(
+      { ...g, startTime: undefined },
+      {
+        active: true,
+        startTime: undefined,
+        duration: '3600s',
+        privateReason: 'p',
+        displayReason: 'd',
+        excludeAltAccounts: true,
+        inherited: false,
+      },
+    );
     assert.ok(r.json.updateTime);
     const again = await ban(path, { active: true, duration: '7200s' }, { updateMask: 'game_join_restriction' });
     assert.equal(again.json.gameJoinRestriction.startTime, g.startTime);
     assert.equal(again.json.gameJoinRestriction.privateReason, '');
     const off = await ban(path, { active: false }, { updateMask: 'gameJoinRestriction' });
-    assert.deepEqual(off.json.gameJoinRestriction, { active: false, privateReason: '', displayReason: '', excludeAltAccounts: false, inherited: false });
+    assert.deepEqual(off.json.gameJoinRestriction, {
+      active: false,
+      privateReason: '',
+      displayReason: '',
+      excludeAltAccounts: false,
+      inherited: false,
+    });
     assert.deepEqual((await req('GET', path)).json, off.json);
   });
 
@@ -75,7 +110,10 @@ describe('update', () => {
     assert.equal((await ban(path, { active: true, duration: '1s' })).status, 200);
     assert.equal((await ban(path, { active: true, duration: '315576000000s' })).status, 200);
     assert.equal((await ban(path, { active: true, duration: null })).json.gameJoinRestriction.duration, undefined);
-    assert.equal((await ban(path, { active: true, privateReason: 'x'.repeat(1000), displayReason: 'ü'.repeat(400) })).status, 200);
+    assert.equal(
+      (await ban(path, { active: true, privateReason: 'x'.repeat(1000), displayReason: 'ü'.repeat(400) })).status,
+      200,
+    );
     v2Error(await ban(path, { active: true, privateReason: 'x'.repeat(1001) }), 400, 'INVALID_ARGUMENT');
     v2Error(await ban(path, { active: true, displayReason: 'x'.repeat(401) }), 400, 'INVALID_ARGUMENT');
     v2Error(await ban(path, { active: 'yes' }), 400, 'INVALID_ARGUMENT');
@@ -97,10 +135,22 @@ describe('update', () => {
     const logs = await req('GET', `/cloud/v2/universes/${u}/user-restrictions:listLogs`);
     assert.equal(logs.json.logs.length, 1);
     v2Error(await ban(path, { active: true, privateReason: 'twice' }, key), 400, 'INVALID_ARGUMENT');
-    v2Error(await ban(`/cloud/v2/universes/${u}/user-restrictions/6`, { active: true, privateReason: 'once' }, key), 400, 'INVALID_ARGUMENT');
+    v2Error(
+      await ban(`/cloud/v2/universes/${u}/user-restrictions/6`, { active: true, privateReason: 'once' }, key),
+      400,
+      'INVALID_ARGUMENT',
+    );
     const old = new Date(Date.now() - 25 * 3600 * 1000).toISOString();
-    v2Error(await ban(path, { active: true }, { 'idempotencyKey.key': 'new', 'idempotencyKey.firstSent': old }), 400, 'INVALID_ARGUMENT');
-    v2Error(await ban(path, { active: true }, { 'idempotencyKey.key': 'new', 'idempotencyKey.firstSent': 'yesterday' }), 400, 'INVALID_ARGUMENT');
+    v2Error(
+      await ban(path, { active: true }, { 'idempotencyKey.key': 'new', 'idempotencyKey.firstSent': old }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    v2Error(
+      await ban(path, { active: true }, { 'idempotencyKey.key': 'new', 'idempotencyKey.firstSent': 'yesterday' }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     assert.equal((await req('GET', `/cloud/v2/universes/${u}/user-restrictions:listLogs`)).json.logs.length, 1);
   });
 });
@@ -122,15 +172,27 @@ describe('places and inheritance', () => {
     assert.equal(placeBan.json.gameJoinRestriction.inherited, false);
     assert.equal((await req('GET', `${ub}/user-restrictions/11`)).json.gameJoinRestriction.active, false);
     const p1 = (await req('GET', `${ub}/places/${P1}/user-restrictions`)).json.userRestrictions;
-    assert.deepEqual(p1.map((r: { user: string; gameJoinRestriction: { inherited: boolean } }) => [r.user, r.gameJoinRestriction.inherited]), [
-      ['users/10', true],
-      ['users/11', false],
-      ['users/12', false],
-    ]);
+    assert.deepEqual(
+      p1.map((r: { user: string; gameJoinRestriction: { inherited: boolean } }) => [
+        r.user,
+        r.gameJoinRestriction.inherited,
+      ]),
+      [
+        ['users/10', true],
+        ['users/11', false],
+        ['users/12', false],
+      ],
+    );
     const p2 = (await req('GET', `${ub}/places/${P2}/user-restrictions`)).json.userRestrictions;
-    assert.deepEqual(p2.map((r: { user: string }) => r.user), ['users/10']);
+    assert.deepEqual(
+      p2.map((r: { user: string }) => r.user),
+      ['users/10'],
+    );
     const all = (await req('GET', `${ub}/user-restrictions`)).json;
-    assert.deepEqual(all.userRestrictions.map((r: { user: string }) => r.user), ['users/10', 'users/13']);
+    assert.deepEqual(
+      all.userRestrictions.map((r: { user: string }) => r.user),
+      ['users/10', 'users/13'],
+    );
     assert.equal('nextPageToken' in all, false);
   });
 
@@ -141,11 +203,24 @@ describe('places and inheritance', () => {
     assert.equal((await req('GET', `${ub}/user-restrictions`)).json.userRestrictions.length, 10);
     const big = await req('GET', `${ub}/user-restrictions`, { query: { maxPageSize: 1000 } });
     assert.equal(big.json.userRestrictions.length, 100);
-    const rest = await req('GET', `${ub}/user-restrictions`, { query: { maxPageSize: 1000, pageToken: big.json.nextPageToken } });
-    assert.deepEqual(rest.json.userRestrictions.map((r: { user: string }) => r.user), ['users/101', 'users/102', 'users/103', 'users/104', 'users/105']);
+    const rest = await req('GET', `${ub}/user-restrictions`, {
+      query: { maxPageSize: 1000, pageToken: big.json.nextPageToken },
+    });
+    assert.deepEqual(
+      rest.json.userRestrictions.map((r: { user: string }) => r.user),
+      ['users/101', 'users/102', 'users/103', 'users/104', 'users/105'],
+    );
     assert.equal('nextPageToken' in rest.json, false);
-    v2Error(await req('GET', `${ub}/places/${P1}/user-restrictions`, { query: { pageToken: big.json.nextPageToken } }), 400, 'INVALID_ARGUMENT');
-    v2Error(await req('GET', `${ub}/user-restrictions`, { query: { pageToken: 'forged.token' } }), 400, 'INVALID_ARGUMENT');
+    v2Error(
+      await req('GET', `${ub}/places/${P1}/user-restrictions`, { query: { pageToken: big.json.nextPageToken } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    v2Error(
+      await req('GET', `${ub}/user-restrictions`, { query: { pageToken: 'forged.token' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     v2Error(await req('GET', `${ub}/user-restrictions`, { query: { maxPageSize: -1 } }), 400, 'INVALID_ARGUMENT');
   });
 });
@@ -159,11 +234,14 @@ describe('logs', () => {
     await ban(`${ub}/user-restrictions/1`, { active: false });
     const logs = (await req('GET', `${ub}/user-restrictions:listLogs`)).json;
     assert.equal('nextPageToken' in logs, false);
-    assert.deepEqual(logs.logs.map((l: { user: string; place: string; active: boolean }) => [l.user, l.place, l.active]), [
-      ['users/1', '', false],
-      ['users/2', `places/${P1}`, true],
-      ['users/1', '', true],
-    ]);
+    assert.deepEqual(
+      logs.logs.map((l: { user: string; place: string; active: boolean }) => [l.user, l.place, l.active]),
+      [
+        ['users/1', '', false],
+        ['users/2', `places/${P1}`, true],
+        ['users/1', '', true],
+      ],
+    );
     const first = logs.logs[2];
     assert.deepEqual(first.moderator, { platformUser: 'users/42' });
     assert.deepEqual(first.restrictionType, { gameJoinRestriction: {} });
@@ -192,9 +270,21 @@ describe('logs', () => {
     assert.equal(await count(`place=="places/${P2}"&&user=='users/2'`), 1);
     assert.equal(await count(`  user == 'users/9'  `), 0);
     assert.equal(await count(''), 4);
-    for (const bad of ["user = 'users/1'", "user == 'places/1'", "user == users/1", "user == 'users/1' || place == 'places/1'",
-      "user == 'users/1' && user == 'users/2'", "active == 'true'", "user == 'users/1\"", '&&']) {
-      v2Error(await req('GET', `${ub}/user-restrictions:listLogs`, { query: { filter: bad } }), 400, 'INVALID_ARGUMENT');
+    for (const bad of [
+      "user = 'users/1'",
+      "user == 'places/1'",
+      'user == users/1',
+      "user == 'users/1' || place == 'places/1'",
+      "user == 'users/1' && user == 'users/2'",
+      "active == 'true'",
+      'user == \'users/1"',
+      '&&',
+    ]) {
+      v2Error(
+        await req('GET', `${ub}/user-restrictions:listLogs`, { query: { filter: bad } }),
+        400,
+        'INVALID_ARGUMENT',
+      );
     }
   });
 
@@ -205,16 +295,29 @@ describe('logs', () => {
     const seen: string[] = [];
     let pageToken: string | undefined;
     do {
-      const r = await req('GET', `${ub}/user-restrictions:listLogs`, { query: { pageToken, filter: "user == 'users/1'" } });
+      const r = await req('GET', `${ub}/user-restrictions:listLogs`, {
+        query: { pageToken, filter: "user == 'users/1'" },
+      });
       assert.equal(r.status, 200, r.text);
       assert.ok(r.json.logs.length <= 10);
       seen.push(...r.json.logs.map((l: { createTime: string }) => l.createTime));
       pageToken = r.json.nextPageToken;
     } while (pageToken);
     assert.equal(seen.length, 12);
-    const token = (await req('GET', `${ub}/user-restrictions:listLogs`, { query: { maxPageSize: 5 } })).json.nextPageToken;
+    const token = (await req('GET', `${ub}/user-restrictions:listLogs`, { query: { maxPageSize: 5 } })).json
+      .nextPageToken;
     assert.ok(token);
-    v2Error(await req('GET', `${ub}/user-restrictions:listLogs`, { query: { pageToken: token, filter: "user == 'users/1'" } }), 400, 'INVALID_ARGUMENT');
-    assert.equal((await req('GET', `${ub}/user-restrictions:listLogs`, { query: { pageToken: token, maxPageSize: 5 } })).json.logs.length, 5);
+    v2Error(
+      await req('GET', `${ub}/user-restrictions:listLogs`, {
+        query: { pageToken: token, filter: "user == 'users/1'" },
+      }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    assert.equal(
+      (await req('GET', `${ub}/user-restrictions:listLogs`, { query: { pageToken: token, maxPageSize: 5 } })).json.logs
+        .length,
+      5,
+    );
   });
 });

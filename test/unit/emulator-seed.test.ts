@@ -15,10 +15,14 @@ const keys = async (url: string, datastoreName: string, query: Record<string, st
 
 describe('demo seed', () => {
   it('holds data stores in several scopes, with versions, attributes, user ids and numbers', async () => {
-    const stores = (await call(a.url, 'GET', DS(), { query: { limit: 100 } })).json.datastores.map((d: { name: string }) => d.name);
+    const stores = (await call(a.url, 'GET', DS(), { query: { limit: 100 } })).json.datastores.map(
+      (d: { name: string }) => d.name,
+    );
     assert.deepEqual(stores, ['Inventory', 'Leaderboard', 'PlayerData', 'Settings']);
     assert.equal((await keys(a.url, 'PlayerData')).length, 300);
-    const scopes = new Set((await keys(a.url, 'Inventory', { allScopes: 'true' })).map((k: { scope: string }) => k.scope));
+    const scopes = new Set(
+      (await keys(a.url, 'Inventory', { allScopes: 'true' })).map((k: { scope: string }) => k.scope),
+    );
     assert.deepEqual([...scopes], ['global', 'season2']);
     const versions = await call(a.url, 'GET', `${ENTRY}/versions`, { query: entry('Settings', 'FeatureFlags') });
     assert.equal(versions.json.versions.length, 4);
@@ -36,7 +40,8 @@ describe('demo seed', () => {
     assert.equal(inherited.json.gameJoinRestriction.inherited, true);
     const place = (await call(a.url, 'GET', `${base}/places/1234561/user-restrictions`)).json.userRestrictions;
     assert.ok(place.some((r: { gameJoinRestriction: { inherited: boolean } }) => !r.gameJoinRestriction.inherited));
-    const logs = (await call(a.url, 'GET', `${base}/user-restrictions:listLogs`, { query: { maxPageSize: 100 } })).json.logs;
+    const logs = (await call(a.url, 'GET', `${base}/user-restrictions:listLogs`, { query: { maxPageSize: 100 } })).json
+      .logs;
     assert.ok(logs.length >= 6);
     assert.ok(logs.some((l: { place: string }) => l.place === 'places/1234561'));
     assert.deepEqual(logs[0].moderator, { platformUser: 'users/1001' });
@@ -54,7 +59,11 @@ describe('demo seed', () => {
   });
 
   it('is the same every time', async () => {
-    for (const path of [`${ENTRY}/versions?datastoreName=Settings&entryKey=ShopPrices`, `${DS()}?limit=10`, '/assets/v1/assets/10000000002']) {
+    for (const path of [
+      `${ENTRY}/versions?datastoreName=Settings&entryKey=ShopPrices`,
+      `${DS()}?limit=10`,
+      '/assets/v1/assets/10000000002',
+    ]) {
       assert.equal((await call(a.url, 'GET', path)).text, (await call(b.url, 'GET', path)).text);
     }
   });

@@ -58,7 +58,9 @@ async function main(): Promise<number> {
   } catch (err) {
     process.stdout.write = write;
     console.error(`test:desktop could not run VS Code: ${(err as Error).message ?? err}`);
-    console.error('It downloads VS Code on first use and needs internet; offline, use `npm run test:vscode` (code-server).');
+    console.error(
+      'It downloads VS Code on first use and needs internet; offline, use `npm run test:vscode` (code-server).',
+    );
     code = 1;
     fs.rmSync(dirs.root, { recursive: true, force: true });
   }

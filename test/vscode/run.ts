@@ -120,7 +120,11 @@ async function runSuite(tools: Tools, b: Browser, indexJs: string): Promise<bool
     }
   };
   await new Promise<void>((resolve) => {
-    const url = workbenchUrl(server, { workspace: dirs.workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: indexJs });
+    const url = workbenchUrl(server, {
+      workspace: dirs.workspace,
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: indexJs,
+    });
     const consoleLog = path.join(dirs.root, 'browser-console.log');
     const onExit = (code: number) => {
       exitCode = code;

@@ -72,7 +72,10 @@ export class TestEmulator {
 }
 
 /** One emulator and client for a test file: started before its tests, reset before each test, closed after. */
-export function sharedEmulator(opts: EmulatorOptions = { apiKeys: [{ key: API_KEY }] }): { emulator: TestEmulator; client: OpenApiClient } {
+export function sharedEmulator(opts: EmulatorOptions = { apiKeys: [{ key: API_KEY }] }): {
+  emulator: TestEmulator;
+  client: OpenApiClient;
+} {
   const shared = {} as { emulator: TestEmulator; client: OpenApiClient };
   before(async () => {
     shared.emulator = await TestEmulator.start(opts);

@@ -1,0 +1,59 @@
+// The layout's rules (design.md, "Layout"), checked by `npm run lint:deps` in `npm test`.
+// Type-only imports count too (tsPreCompilationDeps), so a cycle or a forbidden import in types is caught as well.
+const areas = '(datastores|assets|restrictions|sandbox)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'No import cycles, at run time or in types.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-knows-no-area',
+      severity: 'error',
+      comment: 'src/core is what every area uses; it never names an area (extension.ts wires them).',
+      from: { path: '^src/core/' },
+      to: { path: `^src/${areas}/` },
+    },
+    {
+      name: 'areas-apart',
+      severity: 'error',
+      comment: 'An area never imports another area.',
+      from: { path: `^src/${areas}/` },
+      to: { path: `^src/${areas}/`, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'api-and-emulator-without-vscode',
+      severity: 'error',
+      comment: 'The client and the emulator run without VS Code.',
+      from: { path: '^src/(api|emulator)/' },
+      to: { path: '^node_modules/@types/vscode/|^vscode$' },
+    },
+    {
+      name: 'api-and-emulator-apart',
+      severity: 'error',
+      comment: 'Two independent readings of the reference: neither borrows from the other.',
+      from: { path: '^src/(api|emulator)/' },
+      to: { path: '^src/(api|emulator)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'src-without-tests',
+      severity: 'error',
+      comment: 'The product never imports its tests.',
+      from: { path: '^src/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // esbuild.js: the resolver takes its require('esbuild') for the file itself.
+    exclude: { path: ['^(dist|out|\\.tools|media)/', '^esbuild\\.js$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
