@@ -1,0 +1,167 @@
+// A walk through the product as a user takes it, against a running `npm start` (not part of npm test):
+//   node --import tsx test/vscode/walk.ts [url] [walk ...]
+// Each walk drives the workbench with the mouse, menus, the command palette and the keyboard, and saves
+// screenshots to test-results/walk-<walk>-<step>.png to look at. The url defaults to npm start's.
+import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { ROOT } from '../../scripts/code-server';
+import { launchBrowser, Workbench } from './workbench';
+
+const RESULTS = path.join(ROOT, 'test-results');
+const args = process.argv.slice(2);
+const url =
+  args.find((a) => a.startsWith('http')) ??
+  'http://127.0.0.1:8080/?folder=' + encodeURIComponent(path.join(ROOT, '.tools/start/ws'));
+
+class Walker {
+  private step = 0;
+  constructor(
+    readonly wb: Workbench,
+    readonly name: string,
+  ) {}
+
+  get page() {
+    return this.wb.page;
+  }
+
+  async shot(what: string): Promise<void> {
+    const file = await this.wb.screenshot(RESULTS, `walk-${this.name}-${String(++this.step).padStart(2, '0')}-${what}`);
+    console.log(`  ${path.relative(ROOT, file)}`);
+  }
+
+  row(label: string): Locator {
+    return this.wb.treeRow(label);
+  }
+
+  /** Opens a tree row's context menu and picks an item by its label. */
+  async menu(row: Locator, item: string): Promise<void> {
+    await row.click({ button: 'right' });
+    const entry = this.page.locator('.monaco-menu .action-item', { hasText: item }).first();
+    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    await entry.click();
+  }
+
+  /** Picks an item of the open quick pick by its label. */
+  async pick(label: string): Promise<void> {
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.click();
+  }
+
+  /** Types into the open input box and presses Enter. */
+  async type(text: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Collapses an expanded tree row by its twistie. */
+  async collapse(label: string): Promise<void> {
+    const row = this.row(label);
+    if ((await row.getAttribute('aria-expanded')) === 'true') await row.locator('.monaco-tl-twistie').click();
+  }
+
+  async palette(title: string): Promise<void> {
+    await this.wb.runCommand(title);
+  }
+
+  async pause(ms = 800): Promise<void> {
+    await this.page.waitForTimeout(ms);
+  }
+}
+
+/** The sandbox's tree: stores and an entry opened, a scope chosen, restrictions and their log, Test Connection. */
+async function areas(w: Walker): Promise<void> {
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Data Stores');
+  await w.wb.expandTreeRow('PlayerData');
+  await w.shot('stores');
+  const entry = w.page
+    .locator('#workbench\\.parts\\.sidebar .monaco-list-row[role="treeitem"][aria-level="5"]')
+    .first();
+  await entry.click();
+  await w.page.locator('.monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: 20_000 });
+  await w.pause();
+  await w.shot('entry-open');
+  await w.menu(w.row('Inventory'), 'Choose Scope');
+  await w.pick('All scopes');
+  await w.wb.expandTreeRow('Inventory');
+  await w.pause();
+  await w.shot('all-scopes');
+  await w.collapse('Data Stores');
+  await w.wb.expandTreeRow('User Restrictions');
+  await w.pause();
+  await w.shot('restrictions');
+  await w.menu(w.row('User Restrictions'), 'Show Restriction Log');
+  await w.page.locator('iframe.webview').first().waitFor({ state: 'visible', timeout: 20_000 });
+  await w.pause(1500);
+  await w.shot('restriction-log');
+  await w.palette('Universe Explorer: Test Connection');
+  await w.pause(1500);
+  await w.shot('test-connection');
+}
+
+/** Writes from the tree and the palette: Increment on an entry, a ban from the palette shown under its place. */
+async function writes(w: Walker): Promise<void> {
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Data Stores');
+  await w.wb.expandTreeRow('Leaderboard');
+  const counter = w.page
+    .locator('#workbench\\.parts\\.sidebar .monaco-list-row[role="treeitem"][aria-level="5"]')
+    .first();
+  await w.menu(counter, 'Increment');
+  await w.type('5');
+  await w.pause(1500);
+  await w.shot('incremented');
+  await w.collapse('Data Stores');
+  await w.palette('Universe Explorer: Ban User');
+  await w.pick('One place');
+  await w.type('4242');
+  await w.type('3001');
+  await w.pick('1 day');
+  await w.type('Walked ban');
+  await w.type('From the walk');
+  await w.pick('No');
+  await w.pause(1500);
+  await w.wb.expandTreeRow('User Restrictions');
+  await w.pause(1000);
+  await w.shot('banned-at-place');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes };
+
+async function main(): Promise<void> {
+  const chosen = args.filter((a) => !a.startsWith('http'));
+  const names = chosen.length ? chosen : Object.keys(walks);
+  const browser = await launchBrowser(process.env.CHROMIUM ?? '/usr/bin/chromium');
+  try {
+    for (const name of names) {
+      const walk = walks[name];
+      if (!walk) throw new Error(`no walk "${name}"; walks: ${Object.keys(walks).join(', ')}`);
+      console.log(`walk ${name}`);
+      const wb = await Workbench.open(browser, url);
+      await wb.activityBar().waitFor({ state: 'visible', timeout: 60_000 });
+      const w = new Walker(wb, name);
+      try {
+        await walk(w);
+      } catch (error) {
+        await w.shot('failed');
+        throw error;
+      } finally {
+        await wb.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  process.exit(1);
+});
