@@ -12,58 +12,72 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-/** Re-lays out JSON text: `indent` 0 gives the compact form. Throws JsonSyntaxError on invalid input. */
+/**
+ * Re-lays out JSON text: `indent` 0 gives the compact form. Throws JsonSyntaxError on invalid input. It accepts what
+ * JSON.parse accepts, at any depth and with numbers of any length (containers are walked with a stack, not by
+ * recursion).
+ */
 export function formatJson(text: string, indent = 2): string {
   const out: string[] = [];
   const s = new Scanner(text);
+  /** The closing brackets of the containers open around the current value. */
+  const open: string[] = [];
+  const pad = (depth: number) => (indent ? '\n' + ' '.repeat(indent * depth) : '');
   s.skipSpace();
-  writeValue(s, out, indent, 0);
-  s.skipSpace();
-  if (!s.done()) s.fail('Unexpected text after the JSON value');
-  return out.join('');
-}
-
-function writeValue(s: Scanner, out: string[], indent: number, depth: number): void {
-  if (depth > 1000) s.fail('Nested too deeply');
-  const c = s.peek();
-  if (c === '{' || c === '[') {
-    const close = c === '{' ? '}' : ']';
-    s.next();
-    out.push(c);
-    s.skipSpace();
-    if (s.peek() === close) {
+  for (;;) {
+    // A value: a container opens (and its first member follows), or a scalar is written.
+    const c = s.peek();
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
       s.next();
-      out.push(close);
-      return;
-    }
-    const pad = indent ? '\n' + ' '.repeat(indent * (depth + 1)) : '';
-    for (let first = true; ; first = false) {
-      if (!first) out.push(',');
-      out.push(pad);
-      if (close === '}') {
-        if (s.peek() !== '"') s.fail('Expected a property name in double quotes');
-        out.push(s.string());
-        s.skipSpace();
-        s.expect(':');
-        out.push(indent ? ': ' : ':');
-        s.skipSpace();
-      }
-      writeValue(s, out, indent, depth + 1);
+      out.push(c);
       s.skipSpace();
+      if (s.peek() === close) {
+        s.next();
+        out.push(close);
+      } else {
+        open.push(close);
+        out.push(pad(open.length));
+        if (close === '}') member(s, out, indent);
+        continue;
+      }
+    } else if (c === '"') out.push(s.string());
+    else if (c === '-' || (c >= '0' && c <= '9')) out.push(s.number());
+    else out.push(s.word());
+    // After a value: the next member of the innermost container, or its end (and so on outwards).
+    for (;;) {
+      const close = open.at(-1);
+      s.skipSpace();
+      if (close === undefined) {
+        if (!s.done()) s.fail('Unexpected text after the JSON value');
+        return out.join('');
+      }
       if (s.peek() === ',') {
         s.next();
         s.skipSpace();
-        continue;
+        out.push(',', pad(open.length));
+        if (close === '}') member(s, out, indent);
+        break;
       }
       s.expect(close, `Expected ',' or '${close}'`);
-      out.push(indent ? '\n' + ' '.repeat(indent * depth) : '', close);
-      return;
+      open.pop();
+      out.push(pad(open.length), close);
     }
   }
-  if (c === '"') out.push(s.string());
-  else if (c === '-' || (c >= '0' && c <= '9')) out.push(s.number());
-  else out.push(s.word());
 }
+
+/** An object member's name and colon; its value follows. */
+function member(s: Scanner, out: string[], indent: number): void {
+  if (s.peek() !== '"') s.fail('Expected a property name in double quotes');
+  out.push(s.string());
+  s.skipSpace();
+  s.expect(':');
+  out.push(indent ? ': ' : ':');
+  s.skipSpace();
+}
+
+/** A JSON number at the scanner's position (sticky: it matches there or not at all). */
+const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 class Scanner {
   private pos = 0;
@@ -109,7 +123,8 @@ class Scanner {
   }
 
   number(): string {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    NUMBER.lastIndex = this.pos;
+    const m = NUMBER.exec(this.text);
     if (!m) this.fail('Invalid number');
     this.pos += m[0].length;
     return m[0];

@@ -68,3 +68,13 @@ test('formatJson agrees with JSON.parse on what is valid', () => {
     assert.equal(ours, native, text);
   }
 });
+
+test('formatJson takes what JSON.parse takes: a 450-digit number and nesting 5,000 deep', () => {
+  const big = `{"n":${'9'.repeat(450)}}`;
+  assert.equal(formatJson(big, 0), big);
+  assert.equal(formatJson(`[${'1'.repeat(450)}.5e-3]`, 0), `[${'1'.repeat(450)}.5e-3]`);
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  JSON.parse(deep);
+  assert.equal(formatJson(deep, 0), deep);
+  assert.equal(formatJson('{"a":[{"b":[]}]}', 1), '{\n "a": [\n  {\n   "b": []\n  }\n ]\n}');
+});
