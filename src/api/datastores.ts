@@ -14,9 +14,13 @@ import {
   type EntryVersion,
 } from './schemas';
 
-/** An entry as read: the stored JSON value, its exact bytes, and its metadata from the headers. */
+/**
+ * An entry as read: its exact bytes, the JSON value they hold, and its metadata from the headers. Other writers may
+ * have stored text that is not JSON: then `json` is false and `value` undefined, and the bytes are still there.
+ */
 export interface Entry extends EntryMetadata {
   value: unknown;
+  json: boolean;
   raw: Buffer;
 }
 
@@ -109,8 +113,14 @@ export class DataStoresApi {
     if (res.status === 204) {
       throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
     }
-    const value = this.http.parseJson(spec, res);
-    return { value, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
+    let value: unknown;
+    let json = true;
+    try {
+      value = JSON.parse(res.body.toString('utf8'));
+    } catch {
+      json = false;
+    }
+    return { value, json, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
   }
 
   listDataStores(args: ListDataStoresArgs, opts: CallOptions = {}): PagePromise<DataStore> {

@@ -142,6 +142,7 @@ describe('data store requests', () => {
       { ...full, value: undefined, raw: undefined },
       {
         value: undefined,
+        json: true,
         raw: undefined,
         version: 'v3',
         createdTime: '2022-02-02T23:30:06.5388799+00:00',
@@ -154,6 +155,17 @@ describe('data store requests', () => {
     const bare = await client.datastores.getEntryVersion({ ...ENTRY, versionId: 'v3' });
     assert.equal(bare.value, 'text');
     assert.deepEqual([bare.attributes, bare.userIds], [{}, []]);
+  });
+
+  it('a value that is not JSON (another writer stored text) is read as its bytes, marked not JSON', async () => {
+    const { client } = await setup((_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'platform-entry-version': 'v1' });
+      res.end('plain text, {not json');
+    });
+    const entry = await client.datastores.getEntry(ENTRY);
+    assert.equal(entry.json, false);
+    assert.equal(entry.value, undefined);
+    assert.equal(entry.raw.toString(), 'plain text, {not json');
   });
 
   it('a missing version header or bad metadata is a ResponseShapeError naming the header', async () => {

@@ -2,7 +2,7 @@
 // entries already there, drops a line cut short by a stop, and continues with the keys not yet written.
 import * as fsp from 'node:fs/promises';
 import type { EntryKey } from '../datastores';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ResponseShapeError } from '../errors';
 import type { OpenApiClient } from '../client';
 import type { Page } from '../paging';
 import { formatEntryLine, LineWriter, parseEntryLine, readLines } from './ndjson';
@@ -127,15 +127,17 @@ async function exportWith(
     scheduler
       .run(() => client.datastores.getEntry({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
       .then(
-        (e) =>
-          formatEntryLine({
+        (e) => {
+          if (!e.json) throw new ResponseShapeError(`The value of "${k.key}" (scope ${k.scope}) is not JSON`, '(body)');
+          return formatEntryLine({
             scope: k.scope,
             key: k.key,
             value: e.raw.toString('utf8'),
             attributes: e.attributes,
             userIds: e.userIds,
             version: e.version,
-          }),
+          });
+        },
         (error: unknown) => {
           if (error instanceof NotFoundError) return undefined;
           throw error;
