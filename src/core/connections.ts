@@ -33,6 +33,7 @@ export class Connections implements vscode.Disposable {
   readonly onDidRemove = this.removed.event;
   private readonly clients = new Map<string, OpenApiClient>();
   private readonly lifetimes = new Map<string, AbortController>();
+  private readonly starters = new Map<string, () => Promise<unknown>>();
   private sandbox: Connection | undefined;
 
   constructor(
@@ -75,16 +76,28 @@ export class Connections implements vscode.Disposable {
   }
 
   async setSandbox(connection: Connection | undefined, apiKey?: string): Promise<void> {
-    this.dropClient(SANDBOX_ID);
+    // Reads waiting for a sandbox that is starting go on with it; those of one that stops or is replaced end.
+    this.dropClient(SANDBOX_ID, this.sandbox !== undefined);
     if (connection && apiKey) await this.context.secrets.store(secretKey(connection.id), apiKey);
     this.sandbox = connection;
     this.changed.fire();
+  }
+
+  /**
+   * A connection that exists while something runs (the Local Sandbox) and may be started when it is asked for: a tab
+   * of it restored after a window reload then opens. `start` undefined: it is not started that way any more.
+   */
+  startOnDemand(id: string, start: (() => Promise<unknown>) | undefined): void {
+    if (start) this.starters.set(id, start);
+    else this.starters.delete(id);
   }
 
   /** A client for the connection, created on first use with the key from SecretStorage. */
   async client(id: string): Promise<OpenApiClient> {
     const cached = this.clients.get(id);
     if (cached) return cached;
+    const start = this.starters.get(id);
+    if (!this.get(id) && start) await start();
     const connection = this.get(id);
     if (!connection) {
       throw new Error(
@@ -135,11 +148,13 @@ export class Connections implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private dropClient(id: string): void {
+  private dropClient(id: string, endReads = true): void {
     const client = this.clients.get(id);
     this.clients.delete(id);
-    this.lifetimes.get(id)?.abort();
-    this.lifetimes.delete(id);
+    if (endReads) {
+      this.lifetimes.get(id)?.abort();
+      this.lifetimes.delete(id);
+    }
     void client?.close();
   }
 }

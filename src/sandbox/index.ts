@@ -1,7 +1,7 @@
 // The Local Sandbox: the emulator with demo data, run for this editor, and its commands.
 import type vscode = require('vscode');
 import { registerCommands } from '../core/commands';
-import type { Connections } from '../core/connections';
+import { SANDBOX_ID, type Connections } from '../core/connections';
 import type { Log } from '../core/log';
 import { reason } from '../core/errors';
 import { settings } from '../core/settings';
@@ -19,11 +19,18 @@ export function activateSandbox(deps: {
 }) {
   const { context, connections, ui, log } = deps;
   const sandbox = new Sandbox(context, connections, log);
+  // Tabs and panels of the sandbox restored after a window reload start it when they need it.
+  const startOnDemand = (allowed: boolean) =>
+    connections.startOnDemand(SANDBOX_ID, allowed ? () => sandbox.start() : undefined);
+  startOnDemand(true);
   if (settings().sandboxAutoStart) {
     sandbox.start().catch((error: unknown) => log.error(`Local Sandbox did not start: ${reason(error)}`));
   }
   return {
     sandbox,
-    disposables: [sandbox, ...registerCommands({ ui, log, sandbox }, [startSandbox, stopSandbox, resetSandbox])],
+    disposables: [
+      sandbox,
+      ...registerCommands({ ui, log, sandbox, startOnDemand }, [startSandbox, stopSandbox, resetSandbox]),
+    ],
   };
 }
