@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     showCollapseAll: true,
   });
   const core = { connections, ui, log, tree };
-  const datastores = activateDataStores(core);
+  const datastores = activateDataStores({ ...core, workspaceState: context.workspaceState });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: context.globalState });
   const sandbox = activateSandbox({ context, connections, ui, log });

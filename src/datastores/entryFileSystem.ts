@@ -1,16 +1,11 @@
 import vscode = require('vscode');
-import { PreconditionFailedError } from '../api';
-import { reason } from '../core/errors';
-import { formatBytes } from '../core/format';
-import type { Log } from '../core/log';
+import { NotFoundError } from '../api';
 import { settings } from '../core/settings';
-import type { Ui } from '../core/ui';
 import type { EntryAddress } from './entryPath';
-import { formatJson } from './json';
-import { toOpenEntry, type DataStoresModel, type EntryChange, type OpenEntry } from './model';
-import { addressOf, entryUri, versionUri } from './uris';
-
-export const maxValueBytes = 4 * 1024 * 1024;
+import type { DataStoresModel, EntryChange } from './model';
+import { toEntryState, type EntryState } from './openEntries';
+import type { EntrySaver } from './save';
+import { addressOf, entryUri, versionIdOf } from './uris';
 
 /** What neither file system supports: entries have no folders, and live in the Universes view. */
 abstract class EntryFileSystemBase {
@@ -31,9 +26,32 @@ abstract class EntryFileSystemBase {
   }
 }
 
+/** The folders above an entry (`/`, `/Data Stores`, …, `/Data Stores/<universe>/<store>/<scope>`). */
+function isFolder(uri: vscode.Uri): boolean {
+  return uri.path.split('/').length < 6 && !uri.path.endsWith('.json');
+}
+
+function notFoundAsFileNotFound(uri: vscode.Uri) {
+  return (error: unknown): never => {
+    if (error instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(uri);
+    throw error;
+  };
+}
+
+function stateStat(l: EntryState, readOnly: boolean): vscode.FileStat {
+  return {
+    type: vscode.FileType.File,
+    ctime: l.ctime,
+    mtime: l.mtime,
+    size: l.text.byteLength,
+    permissions: readOnly ? vscode.FilePermission.Readonly : undefined,
+  };
+}
+
 /**
- * Entries as JSON documents. stat() reports the loaded version's time, so VS Code never sees a "newer file"
- * of its own; a save is conditioned on that version, and a 412 goes to the conflict flow.
+ * Entries as JSON documents. stat() reports the version shown (its time), so VS Code never sees a "newer file" of
+ * its own. A deleted key shows its last value, and a value that is not JSON shows as it is: both read-only. Saves
+ * go through the EntrySaver; a save it does not make fails here with its message.
  */
 export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -42,8 +60,7 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
 
   constructor(
     private readonly model: DataStoresModel,
-    private readonly ui: Ui,
-    private readonly log: Log,
+    private readonly saver: EntrySaver,
   ) {
     super();
     this.following = model.onDidChangeEntry((change) => void this.follow(change));
@@ -52,27 +69,29 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     if (isFolder(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const a = addressOf(uri);
-    const l = this.model.document(a) ?? (await this.load(a, uri));
-    return {
-      type: vscode.FileType.File,
-      ctime: l.ctime,
-      mtime: l.mtime,
-      size: l.text.byteLength,
-      permissions: readOnly(a) ? vscode.FilePermission.Readonly : undefined,
-    };
+    const l = this.model.documents.shown(a) ?? (await this.load(a, uri));
+    return stateStat(l, readOnly(a, l));
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     return (await this.load(addressOf(uri), uri)).text;
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    try {
-      await this.write(uri, content);
-    } catch (error) {
-      this.log.error(`Not saved ${uri.path}: ${reason(error)}`);
-      throw error;
-    }
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean }): Promise<void> {
+    // "Create File" on a key that never held a value sends nothing: an entry holds a JSON value, so it starts as {}.
+    const text =
+      content.byteLength === 0 && options.create && !this.model.documents.shown(addressOf(uri))
+        ? new TextEncoder().encode('{}\n')
+        : content;
+    const outcome = await this.saver.save(uri, text, 'fs');
+    // A discarded edit is replaced by the service's value right after: the document ends up clean either way.
+    if (!outcome.saved && !outcome.discarded) throw vscode.FileSystemError.Unavailable(`Not saved: ${outcome.message}`);
+  }
+
+  /** Reads the entry again and tells VS Code, which reloads a clean document (a dirty one keeps its edit). */
+  async refresh(uri: vscode.Uri): Promise<void> {
+    await this.load(addressOf(uri), uri).catch(() => undefined);
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   dispose(): void {
@@ -80,132 +99,36 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
     this.changed.dispose();
   }
 
-  private async write(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    const a = addressOf(uri);
-    if (readOnly(a)) {
-      throw vscode.FileSystemError.NoPermissions(
-        `Universe ${a.universeId} is read-only (setting universeExplorer.readOnlyUniverses).`,
-      );
-    }
-    const compact = formatJson(new TextDecoder().decode(content), 0);
-    const bytes = Buffer.byteLength(compact);
-    if (bytes > maxValueBytes) {
-      throw new Error(
-        `The value is ${formatBytes(bytes)} (${bytes} bytes); an entry holds at most 4 MiB (${maxValueBytes} bytes).`,
-      );
-    }
-    const known = this.model.document(a);
-    if (known && known.compact === compact) return;
-    try {
-      await this.save(a, content, compact, known);
-    } catch (error) {
-      if (!(error instanceof PreconditionFailedError) || !known) throw error;
-      await this.resolveConflict(uri, a, content, compact);
-    }
-  }
-
-  private async save(
-    a: EntryAddress,
-    content: Uint8Array,
-    compact: string,
-    base: OpenEntry | undefined,
-  ): Promise<void> {
-    const written = await this.model.saveDocument(a, content, compact, base);
-    this.log.info(`Saved ${a.datastoreName}/${a.scope}/${a.key} as version ${written.version}`);
-  }
-
-  /** A write from the tree: the open entry is read again and VS Code told it changed. */
+  /**
+   * A write from the tree: an open document that is clean shows it (its base moves with it); a dirty one keeps the
+   * base its edit started from, so its save goes to the conflict choice instead of overwriting.
+   */
   private async follow(change: EntryChange): Promise<void> {
-    const known = this.model.document(change.address);
-    if (!known || known.version === change.version) return;
-    const uri = entryUri(change.address);
-    try {
-      await this.model.load(change.address);
-    } catch {
-      // Read again when VS Code next asks.
-    }
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    const shown = this.model.documents.shown(change.address);
+    if (!shown || shown.version === change.version || this.model.documents.pinned(change.address)) return;
+    await this.refresh(entryUri(change.address));
   }
 
-  private async load(a: EntryAddress, uri: vscode.Uri): Promise<OpenEntry> {
+  private async load(a: EntryAddress, uri: vscode.Uri): Promise<EntryState> {
     return this.model.load(a).catch(notFoundAsFileNotFound(uri));
   }
-
-  private async resolveConflict(uri: vscode.Uri, a: EntryAddress, content: Uint8Array, compact: string): Promise<void> {
-    const theirs = await this.model.read(a);
-    const choice = await this.ui.warn(
-      `"${a.key}" was changed in the service since you opened it.`,
-      { modal: true, detail: `The service now has version ${theirs.version}. Your edit is kept until you choose.` },
-      'Compare',
-      'Overwrite',
-      'Discard and Reload',
-    );
-    if (choice === 'Overwrite') {
-      // Keep their attributes and user ids: only the value is ours.
-      return this.save(a, content, compact, this.model.based(a, toOpenEntry(theirs)));
-    }
-    if (choice === 'Discard and Reload') {
-      const fresh = this.model.based(a, toOpenEntry(theirs));
-      setTimeout(() => void replaceDocument(uri, fresh.text), 0);
-      return;
-    }
-    if (choice === 'Compare') {
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        versionUri(a, theirs.version),
-        uri,
-        `${a.key}: service (version ${theirs.version}) ↔ yours`,
-      );
-      throw new Error('Not saved: compare the two versions, then save again to choose Overwrite or Discard.');
-    }
-    throw new Error('Not saved: the entry changed in the service since you opened it.');
-  }
 }
 
-function readOnly(a: EntryAddress): boolean {
-  return settings().readOnlyUniverses.includes(a.universeId);
+function readOnly(a: EntryAddress, l: EntryState): boolean {
+  return settings().readOnlyUniverses.includes(a.universeId) || !!l.deleted || l.compact === undefined;
 }
 
-/** Puts the service's value into the open document and marks it saved (the save is a no-op: same text). */
-async function replaceDocument(uri: vscode.Uri, text: Uint8Array): Promise<void> {
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (!doc) return;
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), new TextDecoder().decode(text));
-  await vscode.workspace.applyEdit(edit);
-  await doc.save();
-}
-
-/** The folders above an entry (`/`, `/<universe>`, `/<universe>/<store>`, `/<universe>/<store>/<scope>`). */
-function isFolder(uri: vscode.Uri): boolean {
-  return uri.path.split('/').length < 5 && !uri.path.endsWith('.json');
-}
-
-function notFoundAsFileNotFound(uri: vscode.Uri) {
-  return (error: unknown): never => {
-    if (error instanceof Error && error.name === 'NotFoundError') throw vscode.FileSystemError.FileNotFound(uri);
-    throw error;
-  };
-}
-
-/** Old versions, read-only: `universe-entry-version://<connection>/<entry path>?<versionId>`. */
+/** Old versions, read-only: `universe-entry-version://<connection>/<entry path>?{"version": …}`. */
 export class EntryVersionFileSystem extends EntryFileSystemBase implements vscode.FileSystemProvider {
   readonly onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>().event;
-  private readonly cache = new Map<string, OpenEntry>();
+  private readonly cache = new Map<string, EntryState>();
 
   constructor(private readonly model: DataStoresModel) {
     super();
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const l = await this.load(uri);
-    return {
-      type: vscode.FileType.File,
-      ctime: l.ctime,
-      mtime: l.mtime,
-      size: l.text.byteLength,
-      permissions: vscode.FilePermission.Readonly,
-    };
+    return stateStat(await this.load(uri), true);
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -216,12 +139,12 @@ export class EntryVersionFileSystem extends EntryFileSystemBase implements vscod
     throw vscode.FileSystemError.NoPermissions('Old versions are read-only; use Restore This Version.');
   }
 
-  private async load(uri: vscode.Uri): Promise<OpenEntry> {
+  private async load(uri: vscode.Uri): Promise<EntryState> {
     const cached = this.cache.get(uri.toString());
     if (cached) return cached;
     const a = addressOf(uri);
-    const entry = await this.model.readVersion(a, uri.query).catch(notFoundAsFileNotFound(uri));
-    const l = toOpenEntry(entry);
+    const entry = await this.model.readVersion(a, versionIdOf(uri)).catch(notFoundAsFileNotFound(uri));
+    const l = toEntryState(entry);
     this.cache.set(uri.toString(), l);
     return l;
   }

@@ -1,7 +1,7 @@
-// Where an entry lives, as a URI path that round-trips any key. VS Code decodes %XX in paths, so our own
-// escape is `~XX` (hex of the UTF-8 byte) for the characters that would change the path's meaning.
-// No vscode import, so plain unit tests cover it.
-
+// Where an entry lives, as a URI path that round-trips any key and reads as the key: `/Data Stores/<universe>/
+// <store>/<scope>/<key>.json`. A "/" in a name shows as "∕" (U+2215); `~XX` (hex of a UTF-8 byte) escapes what
+// would otherwise be misread: control characters, "\", a real "∕", and a "~" or "%" that is followed by two hex
+// digits (VS Code may decode %XX in a path). A segment of dots is escaped too. No vscode import.
 export interface EntryAddress {
   connectionId: string;
   universeId: number;
@@ -12,32 +12,54 @@ export interface EntryAddress {
 
 const suffix = '.json';
 
+/** The first path segment of every entry: the entry language's file pattern and the label formatter rely on it. */
+export const entryRoot = 'Data Stores';
+
+const slash = '\u2215';
+
+function escapeChar(ch: string): string {
+  return [...Buffer.from(ch)].map((b) => '~' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
+}
+
 export function escapeSegment(text: string): string {
   let out = '';
-  for (const ch of text) {
-    const risky = '~/\\%?#'.includes(ch) || ch.charCodeAt(0) < 0x20 || ch === '\u007f';
-    out += risky ? [...Buffer.from(ch)].map((b) => '~' + b.toString(16).toUpperCase().padStart(2, '0')).join('') : ch;
-  }
+  const chars = [...text];
+  chars.forEach((ch, i) => {
+    const next2 = (chars[i + 1] ?? '') + (chars[i + 2] ?? '');
+    if (ch === '/') out += slash;
+    else if (
+      ch === slash ||
+      ch === '\\' ||
+      ch.charCodeAt(0) < 0x20 ||
+      ch === '\u007f' ||
+      (ch === '~' && /^[0-9A-F]{2}$/.test(next2)) ||
+      (ch === '%' && /^[0-9A-Fa-f]{2}$/.test(next2))
+    ) {
+      out += escapeChar(ch);
+    } else out += ch;
+  });
   // A segment of dots would be read as "this" or "parent" folder.
   return /^\.*$/.test(out) ? out.replace(/\./g, '~2E') : out;
 }
 
 export function unescapeSegment(text: string): string {
-  if (!/^(?:[^~]|~[0-9A-F]{2})*$/.test(text)) throw new Error(`Bad escape in "${text}"`);
+  if ([...text].some((ch) => ch === '/' || ch === '\\' || ch < ' ' || ch === '\u007f'))
+    throw new Error(`Bad escape in "${text}"`);
   const bytes: number[] = [];
   const parts: string[] = [];
   const flush = () => {
     if (bytes.length) parts.push(Buffer.from(bytes.splice(0)).toString('utf8'));
   };
   for (let i = 0; i < text.length;) {
-    if (text[i] === '~') {
+    if (text[i] === '~' && /^[0-9A-F]{2}$/.test(text.slice(i + 1, i + 3))) {
       bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
       i += 3;
     } else {
       flush();
       const cp = text.codePointAt(i)!;
-      parts.push(String.fromCodePoint(cp));
-      i += cp > 0xffff ? 2 : 1;
+      const ch = String.fromCodePoint(cp);
+      parts.push(ch === slash ? '/' : ch);
+      i += ch.length;
     }
   }
   flush();
@@ -49,21 +71,28 @@ export function entryRequest(a: EntryAddress) {
   return { universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, entryKey: a.key };
 }
 
-/** `/<universe>/<store>/<scope>/<key>.json`; the connection id goes in the URI's authority. */
+/** `/Data Stores/<universe>/<store>/<scope>/<key>.json`; the connection id goes in the URI's authority. */
 export function entryPath(a: Omit<EntryAddress, 'connectionId'>): string {
-  return `/${a.universeId}/${escapeSegment(a.datastoreName)}/${escapeSegment(a.scope)}/${escapeSegment(a.key)}${suffix}`;
+  const names = [a.datastoreName, a.scope, a.key].map(escapeSegment);
+  return `/${entryRoot}/${a.universeId}/${names.join('/')}${suffix}`;
 }
 
 export function parseEntryPath(connectionId: string, path: string): EntryAddress {
   const parts = path.split('/');
-  if (parts.length !== 5 || parts[0] !== '' || !parts[4].endsWith(suffix) || !/^\d+$/.test(parts[1])) {
+  if (
+    parts.length !== 6 ||
+    parts[0] !== '' ||
+    parts[1] !== entryRoot ||
+    !parts[5].endsWith(suffix) ||
+    !/^\d+$/.test(parts[2])
+  ) {
     throw new Error(`Not an entry path: ${path}`);
   }
   return {
     connectionId,
-    universeId: Number(parts[1]),
-    datastoreName: unescapeSegment(parts[2]),
-    scope: unescapeSegment(parts[3]),
-    key: unescapeSegment(parts[4].slice(0, -suffix.length)),
+    universeId: Number(parts[2]),
+    datastoreName: unescapeSegment(parts[3]),
+    scope: unescapeSegment(parts[4]),
+    key: unescapeSegment(parts[5].slice(0, -suffix.length)),
   };
 }

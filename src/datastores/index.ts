@@ -21,8 +21,11 @@ import { importDataStore } from './commands/importDataStore';
 import { incrementEntry } from './commands/incrementEntry';
 import { newEntry } from './commands/newEntry';
 import { restoreVersion } from './commands/restoreVersion';
+import { saveEntry } from './commands/saveEntry';
+import { EntryDocuments } from './documents';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
 import { DataStoresModel } from './model';
+import { EntrySaver } from './save';
 import { DataStoresGroupNode } from './tree';
 import { entryScheme, versionScheme } from './uris';
 import { followModel } from './view';
@@ -42,6 +45,7 @@ const commands: readonly DataStoresCommand[] = [
   restoreVersion,
   exportDataStore,
   importDataStore,
+  saveEntry,
 ];
 
 export const dataStoresProbe: AreaProbe = {
@@ -49,21 +53,30 @@ export const dataStoresProbe: AreaProbe = {
   probe: (client, universeId, signal) => client.datastores.listDataStores({ universeId, limit: 1 }, { signal }),
 };
 
-export function activateDataStores(deps: { connections: Connections; ui: Ui; log: Log; tree: UniverseTree }) {
+export function activateDataStores(deps: {
+  connections: Connections;
+  ui: Ui;
+  log: Log;
+  tree: UniverseTree;
+  workspaceState: vscode.Memento;
+}) {
   const { connections, ui, log, tree } = deps;
-  const model = new DataStoresModel(connections);
-  const entries = new EntryFileSystem(model, ui, log);
+  const model = new DataStoresModel(connections, deps.workspaceState);
+  const saver: EntrySaver = new EntrySaver(model, ui, log, (uri): Promise<void> => files.refresh(uri));
+  const files = new EntryFileSystem(model, saver);
+  const documents = new EntryDocuments(model, files, saver, ui);
   tree.addGroup((universe) => new DataStoresGroupNode(model, universe));
   const disposables: vscode.Disposable[] = [
     model,
-    entries,
-    vscode.workspace.registerFileSystemProvider(entryScheme, entries, { isCaseSensitive: true }),
+    files,
+    documents,
+    vscode.workspace.registerFileSystemProvider(entryScheme, files, { isCaseSensitive: true }),
     vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(model), {
       isCaseSensitive: true,
       isReadonly: true,
     }),
     ...followModel(model, tree),
-    ...registerCommands({ ui, log, model }, commands),
+    ...registerCommands({ ui, log, model, saver, documents }, commands),
   ];
   return { model, disposables };
 }

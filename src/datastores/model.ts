@@ -1,9 +1,11 @@
-// The data stores model: what the views show of stores and entries (the list filters, the entries open as
-// documents and the version each is based on), every write through the client, and the events views follow.
+// The data stores model: what the views show of stores and entries (the list filters, which keys are deleted, the
+// entries open as documents and the version each is based on), every write through the client, and the events
+// views follow.
 import vscode = require('vscode');
 import {
   exportDataStore,
   importDataStore,
+  NotFoundError,
   type BulkOptions,
   type DataStore,
   type Entry,
@@ -20,7 +22,7 @@ import {
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
 import { entryRequest, type EntryAddress } from './entryPath';
-import { formatJson } from './json';
+import { entryKey, OpenEntries, toEntryState, type Base, type EntryState } from './openEntries';
 
 /** The scope filter that lists every scope. */
 export const allScopes = '*';
@@ -40,28 +42,20 @@ export interface StoreFilter {
   prefix: string;
 }
 
-/** An entry open as a document: the version its text is based on, and what a save must resend. */
-export interface OpenEntry {
-  version: string;
-  attributes: Record<string, unknown>;
-  userIds: number[];
-  ctime: number;
-  mtime: number;
-  /** The document's text: the value pretty-printed (or as it is, when it is not JSON). */
-  text: Uint8Array;
-  /** The value's compact JSON, to tell whether a save changes anything. */
-  compact: string;
-}
-
-/** An entry written by this extension (`version` absent: deleted). */
+/** An entry written or deleted by this extension (`version` absent: deleted). */
 export interface EntryChange {
   address: EntryAddress;
   version?: string;
 }
 
+/** What is known of a listed key: the service lists deleted keys too until they are purged. */
+export type KeyState = 'live' | 'deleted';
+
+/** Keys checked at once when a page of keys is listed, to mark the deleted ones. */
+const PROBES_IN_FLIGHT = 4;
+
 const universeKey = (u: UniverseRef) => `${u.connectionId}/${u.universeId}`;
 const storeKey = (s: StoreRef) => `${universeKey(s)}/${encodeURIComponent(s.datastoreName)}`;
-const entryKey = (a: EntryAddress) => `${storeKey(a)}/${encodeURIComponent(a.scope)}/${encodeURIComponent(a.key)}`;
 
 export function sameStore(a: StoreRef, b: StoreRef): boolean {
   return storeKey(a) === storeKey(b);
@@ -69,29 +63,6 @@ export function sameStore(a: StoreRef, b: StoreRef): boolean {
 
 export function sameEntry(a: EntryAddress, b: EntryAddress): boolean {
   return entryKey(a) === entryKey(b);
-}
-
-const encoder = new TextEncoder();
-
-/** How an entry read from the service shows as a document. */
-export function toOpenEntry(entry: Entry): OpenEntry {
-  const compact = entry.raw.toString('utf8');
-  let text: string;
-  try {
-    text = formatJson(compact) + '\n';
-  } catch {
-    text = compact; // The service holds something that is not JSON: show it as it is.
-  }
-  const mtime = Date.parse(entry.versionCreatedTime ?? '') || 0;
-  return {
-    version: entry.version,
-    attributes: entry.attributes,
-    userIds: entry.userIds,
-    ctime: Date.parse(entry.createdTime ?? '') || mtime,
-    mtime,
-    text: encoder.encode(text),
-    compact,
-  };
 }
 
 export class DataStoresModel implements vscode.Disposable {
@@ -104,12 +75,22 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly entryChanged = new vscode.EventEmitter<EntryChange>();
   /** An entry was written or deleted by this extension. */
   readonly onDidChangeEntry = this.entryChanged.event;
+  private readonly keyStateChanged = new vscode.EventEmitter<EntryAddress>();
+  /** What is known of a key (live or deleted) changed. */
+  readonly onDidChangeKeyState = this.keyStateChanged.event;
 
+  /** The entries open as documents. */
+  readonly documents: OpenEntries;
   private readonly storePrefixes = new Map<string, string>();
   private readonly filters = new Map<string, StoreFilter>();
-  private readonly open = new Map<string, OpenEntry>();
+  private readonly keyStates = new Map<string, KeyState>();
 
-  constructor(private readonly connections: Connections) {}
+  constructor(
+    private readonly connections: Connections,
+    workspaceState: vscode.Memento,
+  ) {
+    this.documents = new OpenEntries(workspaceState);
+  }
 
   // What the tree lists.
 
@@ -140,12 +121,12 @@ export class DataStoresModel implements vscode.Disposable {
     );
   }
 
-  /** A page of keys under the store's filter. */
+  /** A page of keys under the store's filter; the keys not known yet are then checked for deletion. */
   async listKeys(store: StoreRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryKey>> {
     const client = await this.client(store);
     const { scope, prefix } = this.filter(store);
     const all = scope === allScopes;
-    return client.datastores.listEntries(
+    const page = await client.datastores.listEntries(
       {
         universeId: store.universeId,
         datastoreName: store.datastoreName,
@@ -157,22 +138,42 @@ export class DataStoresModel implements vscode.Disposable {
       },
       { signal },
     );
+    void this.probe(
+      client,
+      page.items.map((k) => ({ ...store, scope: k.scope, key: k.key })),
+      signal,
+    );
+    return page;
   }
 
-  /** Newest first. */
+  /** Newest first. The newest version tells whether the key is deleted. */
   async listVersions(a: EntryAddress, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryVersion>> {
     const client = await this.client(a);
-    return client.datastores.listEntryVersions(
+    const page = await client.datastores.listEntryVersions(
       { ...entryRequest(a), sortOrder: 'Descending', limit: settings().pageSize, cursor },
       { signal },
     );
+    if (!cursor && page.items[0]) this.setKeyState(a, page.items[0].deleted ? 'deleted' : 'live');
+    return page;
+  }
+
+  /** Live or deleted, as far as is known (undefined: not checked yet). */
+  keyState(a: EntryAddress): KeyState | undefined {
+    return this.keyStates.get(entryKey(a));
   }
 
   // Reads.
 
   /** Without a signal, the read ends when the connection does (edited, removed, stopped). */
   async read(a: EntryAddress, signal = this.connections.signal(a.connectionId)): Promise<Entry> {
-    return (await this.client(a)).datastores.getEntry(entryRequest(a), { signal });
+    try {
+      const entry = await (await this.client(a)).datastores.getEntry(entryRequest(a), { signal });
+      this.setKeyState(a, 'live');
+      return entry;
+    } catch (error) {
+      if (error instanceof NotFoundError) this.setKeyState(a, 'deleted');
+      throw error;
+    }
   }
 
   async readVersion(
@@ -183,57 +184,80 @@ export class DataStoresModel implements vscode.Disposable {
     return (await this.client(a)).datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
   }
 
+  /**
+   * The entry as it is now: its value, or for a deleted key its last value (marked deleted). A key that never held
+   * a value is a NotFoundError.
+   */
+  async current(a: EntryAddress, signal = this.connections.signal(a.connectionId)): Promise<EntryState> {
+    try {
+      return toEntryState(await this.read(a, signal));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      const last = await this.lastLiveVersion(a, signal);
+      if (!last) throw error;
+      return toEntryState(await this.readVersion(a, last.version, signal), true);
+    }
+  }
+
+  /** The id of the entry's newest version (deleted or not); a cheap check for a newer one. */
+  async newestVersion(
+    a: EntryAddress,
+    signal = this.connections.signal(a.connectionId),
+  ): Promise<EntryVersion | undefined> {
+    const client = await this.client(a);
+    const page = await client.datastores.listEntryVersions(
+      { ...entryRequest(a), sortOrder: 'Descending', limit: 1 },
+      { signal },
+    );
+    return page.items[0];
+  }
+
   // Entries open as documents.
 
-  /** What the open document of the entry is based on, if one was loaded. */
-  document(a: EntryAddress): OpenEntry | undefined {
-    return this.open.get(entryKey(a));
-  }
-
-  /** Reads the entry for its document; the document is now based on the version read. */
-  async load(a: EntryAddress, signal?: AbortSignal): Promise<OpenEntry> {
-    return this.based(a, toOpenEntry(await this.read(a, signal)));
-  }
-
-  /** Records what the document of the entry is now based on. */
-  based(a: EntryAddress, entry: OpenEntry): OpenEntry {
-    this.open.set(entryKey(a), entry);
-    return entry;
+  /** Reads the entry for its document, which now shows it (its base moves too, unless the document is dirty). */
+  async load(a: EntryAddress, signal?: AbortSignal): Promise<EntryState> {
+    const state = await this.current(a, signal);
+    this.documents.show(a, state);
+    return state;
   }
 
   /**
-   * Writes a document's value, conditioned on `base` (its version, or "must not exist" without one), resending the
-   * attributes and user ids the base had. The document is then based on the version written.
+   * Writes a document's value, conditioned on its base (the version it was edited from, or "must not exist" when
+   * there is none) and resending the base's attributes and user ids. The document then shows the version written.
+   * A change made meanwhile is a PreconditionFailedError (or NotFoundError), and nothing is written.
    */
   async saveDocument(
     a: EntryAddress,
     text: Uint8Array,
     compact: string,
-    base: OpenEntry | undefined,
+    base: Base | undefined,
   ): Promise<EntryVersion> {
     const client = await this.client(a);
+    const live = base && !base.deleted ? base : undefined;
     const written = await client.datastores.setEntry(
       {
         ...entryRequest(a),
         raw: compact,
-        matchVersion: base?.version,
-        exclusiveCreate: base ? undefined : true,
+        ...(live ? { matchVersion: live.version } : { exclusiveCreate: true }),
         attributes: base?.attributes,
         userIds: base?.userIds,
       },
       { signal: this.connections.signal(a.connectionId) },
     );
     const mtime = Date.parse(written.createdTime) || Date.now();
-    this.based(a, {
+    const shown = this.documents.shown(a);
+    const ctime = live ? (shown?.ctime ?? mtime) : mtime;
+    this.documents.show(a, {
       version: written.version,
       attributes: base?.attributes ?? {},
       userIds: base?.userIds ?? [],
-      ctime: base?.ctime ?? mtime,
+      ctime,
       mtime,
       text,
       compact,
     });
-    this.entryChanged.fire({ address: a, version: written.version });
+    this.documents.unpin(a);
+    this.written(a, written.version);
     return written;
   }
 
@@ -247,13 +271,13 @@ export class DataStoresModel implements vscode.Disposable {
       { signal },
     );
     this.storeChanged.fire(a);
-    this.entryChanged.fire({ address: a, version: written.version });
+    this.written(a, written.version);
     return written;
   }
 
   async delete(a: EntryAddress, signal: AbortSignal): Promise<void> {
     await (await this.client(a)).datastores.deleteEntry(entryRequest(a), { signal });
-    this.storeChanged.fire(a);
+    this.setKeyState(a, 'deleted');
     this.entryChanged.fire({ address: a });
   }
 
@@ -265,7 +289,7 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), incrementBy: by, attributes: current.attributes, userIds: current.userIds },
       { signal },
     );
-    this.entryChanged.fire({ address: a, version: result.version });
+    this.written(a, result.version);
     return result;
   }
 
@@ -281,7 +305,7 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), raw: current.raw, matchVersion: current.version, ...metadata },
       { signal },
     );
-    this.entryChanged.fire({ address: a, version: written.version });
+    this.written(a, written.version);
     return written;
   }
 
@@ -292,7 +316,10 @@ export class DataStoresModel implements vscode.Disposable {
   async restore(a: EntryAddress, versionId: string, signal: AbortSignal): Promise<EntryVersion> {
     const client = await this.client(a);
     const old = await client.datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
-    const current = await client.datastores.getEntry(entryRequest(a), { signal }).catch(() => undefined);
+    const current = await client.datastores.getEntry(entryRequest(a), { signal }).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
     const written = await client.datastores.setEntry(
       {
         ...entryRequest(a),
@@ -303,7 +330,7 @@ export class DataStoresModel implements vscode.Disposable {
       },
       { signal },
     );
-    this.entryChanged.fire({ address: a, version: written.version });
+    this.written(a, written.version);
     return written;
   }
 
@@ -350,6 +377,55 @@ export class DataStoresModel implements vscode.Disposable {
     this.storesChanged.dispose();
     this.storeChanged.dispose();
     this.entryChanged.dispose();
+    this.keyStateChanged.dispose();
+  }
+
+  private written(a: EntryAddress, version: string): void {
+    this.setKeyState(a, 'live');
+    this.entryChanged.fire({ address: a, version });
+  }
+
+  private setKeyState(a: EntryAddress, state: KeyState): void {
+    const key = entryKey(a);
+    if (this.keyStates.get(key) === state) return;
+    this.keyStates.set(key, state);
+    this.keyStateChanged.fire(a);
+  }
+
+  private async lastLiveVersion(a: EntryAddress, signal: AbortSignal): Promise<EntryVersion | undefined> {
+    const client = await this.client(a);
+    for await (const v of client.datastores.listEntryVersions(
+      { ...entryRequest(a), sortOrder: 'Descending' },
+      { signal },
+    )) {
+      if (!v.deleted) return v;
+    }
+    return undefined;
+  }
+
+  /**
+   * Checks which listed keys are deleted (the newest version of each), a few at a time, while the rate limit leaves
+   * room for twice as many reads: the service lists deleted keys like live ones. A failed check leaves a key unknown.
+   */
+  private async probe(client: OpenApiClient, keys: EntryAddress[], signal: AbortSignal): Promise<void> {
+    const unknown = keys.filter((a) => !this.keyStates.has(entryKey(a)));
+    const next = () => unknown.shift();
+    const worker = async (): Promise<void> => {
+      for (let a = next(); a && !signal.aborted; a = next()) {
+        const remaining = client.rateLimit?.remaining;
+        if (remaining !== undefined && remaining < 2 * (unknown.length + PROBES_IN_FLIGHT)) return;
+        try {
+          const page = await client.datastores.listEntryVersions(
+            { ...entryRequest(a), sortOrder: 'Descending', limit: 1 },
+            { signal },
+          );
+          if (page.items[0]) this.setKeyState(a, page.items[0].deleted ? 'deleted' : 'live');
+        } catch {
+          // Unknown it stays; the key still opens and says what it is.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PROBES_IN_FLIGHT }, worker));
   }
 
   private client(u: UniverseRef): Promise<OpenApiClient> {

@@ -1,6 +1,6 @@
 // The Data Stores group of a universe and what it expands to: stores, entries (keys) and their versions.
 import vscode = require('vscode');
-import type { DataStore, EntryKey, EntryVersion } from '../api';
+import { NotFoundError, type DataStore, type EntryKey, type EntryVersion } from '../api';
 import { formatBytes } from '../core/format';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
@@ -8,7 +8,7 @@ import { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
 import type { EntryAddress } from './entryPath';
 import { allScopes, type DataStoresModel, type StoreRef, type UniverseRef } from './model';
-import { entryUri, versionUri } from './uris';
+import { entryUri, localTime, versionUri } from './uris';
 
 export class DataStoresGroupNode implements PagedNode {
   readonly id: string;
@@ -121,25 +121,40 @@ export class EntryNode implements PagedNode {
     return entryUri(this.address);
   }
 
+  /** The service still lists a deleted key (until it is purged); what is known of it. */
+  get deleted(): boolean {
+    return this.model.keyState(this.address) === 'deleted';
+  }
+
   item(): vscode.TreeItem {
+    const deleted = this.deleted;
     const item = new vscode.TreeItem(this.entry.key, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = this.parent.scope === allScopes ? this.entry.scope : undefined;
-    item.iconPath = new vscode.ThemeIcon('json');
+    const scope = this.parent.scope === allScopes ? this.entry.scope : '';
+    item.description = [scope, deleted ? 'deleted' : ''].filter(Boolean).join(' · ') || undefined;
+    item.iconPath = deleted
+      ? new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'))
+      : new vscode.ThemeIcon('json');
     item.resourceUri = this.uri;
-    item.contextValue = this.readOnly ? 'entry.readOnly' : 'entry';
+    item.contextValue = ['entry', deleted && 'deleted', this.readOnly && 'readOnly'].filter(Boolean).join('.');
     item.command = { command: 'vscode.open', title: 'Open Entry', arguments: [this.uri] };
     return item;
   }
 
   /** The tooltip needs a read of the entry, so it is loaded on hover only. */
   async resolveTooltip(signal: AbortSignal): Promise<string> {
-    const entry = await this.model.read(this.address, signal);
+    const entry = await this.model.read(this.address, signal).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    if (!entry) {
+      return `${this.entry.key} (scope ${this.entry.scope})
+Deleted in the service. Its versions are kept for 30 days: expand it and restore one.`;
+    }
     return [
       `${this.entry.key} (scope ${this.entry.scope})`,
       `Size: ${formatBytes(entry.raw.byteLength)}`,
-      `Version: ${entry.version}`,
-      entry.versionCreatedTime ? `Changed: ${entry.versionCreatedTime}` : '',
-      entry.createdTime ? `Created: ${entry.createdTime}` : '',
+      entry.versionCreatedTime ? `Changed: ${localTime(entry.versionCreatedTime)}` : '',
+      entry.createdTime ? `Created: ${localTime(entry.createdTime)}` : '',
       entry.userIds.length ? `User ids: ${entry.userIds.join(', ')}` : '',
       Object.keys(entry.attributes).length ? `Attributes: ${JSON.stringify(entry.attributes)}` : '',
     ]
@@ -167,14 +182,14 @@ export class VersionNode implements TreeNode {
   }
 
   get uri(): vscode.Uri {
-    return versionUri(this.parent.address, this.version.version);
+    return versionUri(this.parent.address, this.version);
   }
 
   item(): vscode.TreeItem {
     const v = this.version;
-    const item = new vscode.TreeItem(new Date(v.createdTime).toLocaleString(), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(localTime(v.createdTime), vscode.TreeItemCollapsibleState.None);
     item.description = v.deleted ? 'deleted' : formatBytes(v.contentLength);
-    item.tooltip = `Version ${v.version}\nWritten ${v.createdTime}\n${v.deleted ? 'Deleted (tombstone)' : `${v.contentLength} bytes`}`;
+    item.tooltip = `Written ${localTime(v.createdTime)}\n${v.deleted ? 'Deleted (tombstone)' : `${v.contentLength} bytes`}\nVersion ${v.version}`;
     item.iconPath = new vscode.ThemeIcon(v.deleted ? 'trash' : 'history');
     item.contextValue = v.deleted ? 'version.deleted' : this.parent.readOnly ? 'version.readOnly' : 'version';
     if (!v.deleted) item.command = { command: 'vscode.open', title: 'Open Version', arguments: [this.uri] };

@@ -1,19 +1,38 @@
 import vscode = require('vscode');
 import { entryPath, parseEntryPath, type EntryAddress } from './entryPath';
 
-/** Entries open as editable documents: `universe-entry://<connection>/<universe>/<store>/<scope>/<key>.json`. */
+/** Entries open as editable documents: `universe-entry://<connection>/Data Stores/<universe>/<store>/<scope>/<key>.json`. */
 export const entryScheme = 'universe-entry';
-/** Old versions, read-only: the same path with the version id as the query. */
+/** Old versions, read-only: the same path, with `{"version": <id>, "time": <local time>}` as the query. */
 export const versionScheme = 'universe-entry-version';
+/** The language of both: JSON, saved only when the user saves (package.json sets files.autoSave off for it). */
+export const entryLanguage = 'universe-entry';
 
 export function entryUri(a: EntryAddress): vscode.Uri {
   return vscode.Uri.from({ scheme: entryScheme, authority: a.connectionId, path: entryPath(a) });
 }
 
-export function versionUri(a: EntryAddress, versionId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: versionScheme, authority: a.connectionId, path: entryPath(a), query: versionId });
+/** The query's time is only shown (the tab title says which version it is); the id identifies it. */
+export function versionUri(a: EntryAddress, version: { version: string; createdTime: string | number }): vscode.Uri {
+  const query = JSON.stringify({ version: version.version, time: localTime(version.createdTime) });
+  return vscode.Uri.from({ scheme: versionScheme, authority: a.connectionId, path: entryPath(a), query });
 }
 
 export function addressOf(uri: vscode.Uri): EntryAddress {
   return parseEntryPath(uri.authority, uri.path);
+}
+
+/** The version id of a version URI. */
+export function versionIdOf(uri: vscode.Uri): string {
+  const { version } = JSON.parse(uri.query) as { version?: unknown };
+  if (typeof version !== 'string' || !version) throw new Error(`No version in ${uri.query}`);
+  return version;
+}
+
+/** `2024-01-15 12:00:05` in the local time zone, as tree rows and titles show times. */
+export function localTime(when: string | number | undefined): string {
+  const d = new Date(when ?? '');
+  if (Number.isNaN(d.getTime())) return String(when ?? '');
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }

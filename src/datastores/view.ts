@@ -1,25 +1,35 @@
 import type vscode = require('vscode');
+import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import { sameEntry, sameStore, type DataStoresModel } from './model';
 import { DataStoreNode, DataStoresGroupNode, EntryNode } from './tree';
 
-/** The tree follows the model: a changed list or filter reloads the nodes that show it. */
+/**
+ * The tree follows the model: a changed list or filter reloads the nodes that show it; what is learnt of a key
+ * (deleted or live) redraws its row.
+ */
 export function followModel(model: DataStoresModel, tree: UniverseTree): vscode.Disposable[] {
-  const refreshWhere = (shows: (node: unknown) => boolean) => {
-    for (const node of tree.loaded()) if (shows(node)) tree.refresh(node);
+  const where = (shows: (node: TreeNode) => boolean, then: (node: TreeNode) => void) => {
+    for (const node of tree.loaded()) if (shows(node)) then(node);
   };
+  const reload = (node: TreeNode) => tree.refresh(node);
+  const redraw = (node: TreeNode) => tree.update(node);
   return [
     model.onDidChangeStores((u) =>
-      refreshWhere(
+      where(
         (n) =>
           n instanceof DataStoresGroupNode &&
           n.ref.connectionId === u.connectionId &&
           n.ref.universeId === u.universeId,
+        reload,
       ),
     ),
-    model.onDidChangeStore((store) => refreshWhere((n) => n instanceof DataStoreNode && sameStore(n.ref, store))),
+    model.onDidChangeStore((store) => where((n) => n instanceof DataStoreNode && sameStore(n.ref, store), reload)),
     model.onDidChangeEntry(({ address }) =>
-      refreshWhere((n) => n instanceof EntryNode && sameEntry(n.address, address)),
+      where((n) => n instanceof EntryNode && sameEntry(n.address, address), reload),
+    ),
+    model.onDidChangeKeyState((address) =>
+      where((n) => n instanceof EntryNode && sameEntry(n.address, address), redraw),
     ),
   ];
 }

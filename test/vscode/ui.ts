@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
+import { entriesUiTest } from './entriesUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import type { UiTest } from './workbench';
 
@@ -51,4 +52,5 @@ export const UI_TESTS: UiTest[] = [
     },
   },
   restrictionLogUiTest(RESULTS_DIR),
+  entriesUiTest(RESULTS_DIR),
 ];

@@ -33,12 +33,8 @@ class Walker {
     return this.wb.treeRow(label);
   }
 
-  /** Opens a tree row's context menu and picks an item by its label. */
   async menu(row: Locator, item: string): Promise<void> {
-    await row.click({ button: 'right' });
-    const entry = this.page.locator('.monaco-menu .action-item', { hasText: item }).first();
-    await entry.waitFor({ state: 'visible', timeout: 10_000 });
-    await entry.click();
+    await this.wb.contextMenu(row, item);
   }
 
   /** Picks an item of the open quick pick by its label. */
@@ -133,7 +129,76 @@ async function writes(w: Walker): Promise<void> {
   await w.shot('banned-at-place');
 }
 
-const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes };
+const editorText = (w: Walker) => w.page.locator('.editor-instance .view-lines').first();
+
+/** Entries as files: type, auto-save (code-server's default) does nothing, save, a conflict, a deletion, a reload. */
+async function entries(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Data Stores');
+  await w.wb.expandTreeRow('PlayerData');
+  await w.row('Player_10001').dblclick();
+  await editorText(w).filter({ hasText: 'coins' }).waitFor({ timeout: 20_000 });
+  await w.shot('opened');
+  // Half-typed JSON, then a pause longer than auto-save's: nothing is written, nothing pops up.
+  await editorText(w).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.type(',\n"walked": ');
+  await w.pause(2500);
+  await w.shot('half-typed-not-saved');
+  await page.keyboard.type('true');
+  await page.keyboard.press('Control+S');
+  await w.pause(1500);
+  await w.shot('saved');
+  // An edit waits while the tree changes the entry: the save asks.
+  await page.keyboard.type(', "again": 1');
+  await w.menu(w.row('Player_10001'), 'Edit Attributes and User IDs');
+  await w.wb.answer('Attributes of Player_10001', '{"walk": 1}');
+  await w.wb.answer('User ids of Player_10001', '');
+  await w.pause(1000);
+  await editorText(w).click();
+  await page.keyboard.press('Control+S');
+  await w.wb.dialog('was changed in the service').waitFor({ timeout: 20_000 });
+  await w.shot('conflict');
+  await w.wb.dialog('was changed in the service').getByRole('button', { name: 'Compare' }).click();
+  await w.pause(1500);
+  await w.shot('compare');
+  await page.keyboard.press('Control+S');
+  await w.wb.dialog('was changed in the service').getByRole('button', { name: 'Overwrite' }).click();
+  await w.pause(1500);
+  await w.shot('overwritten');
+  // Another entry deleted: marked in the tree, opened read-only with its last value.
+  await w.menu(w.row('Player_10002'), 'Delete');
+  await w.wb.dialog('Delete').getByRole('button', { name: 'Delete' }).click();
+  await w.pause(1500);
+  await w.row('Player_10002').click();
+  await w.pause(1500);
+  await w.shot('deleted-read-only');
+  // Go to Key on a key that is not there.
+  await w.menu(w.row('PlayerData'), 'Go to Key');
+  await w.wb.answer('Key in PlayerData', 'Walked_Key');
+  await w.wb.dialog('does not exist').waitFor({ timeout: 20_000 });
+  await w.shot('go-to-missing-key');
+  await w.wb.dialog('does not exist').getByRole('button', { name: 'Cancel' }).click();
+  // A reload with an edit waiting.
+  await w.row('Player_10001').click();
+  await editorText(w).click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type(' ');
+  await w.wb.openViewContainer('Explorer');
+  await w.pause(1500);
+  await w.wb.reload();
+  await editorText(w).filter({ hasText: 'coins' }).waitFor({ timeout: 30_000 });
+  await w.pause(1000);
+  await w.shot('after-reload');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries };
 
 async function main(): Promise<void> {
   const chosen = args.filter((a) => !a.startsWith('http'));

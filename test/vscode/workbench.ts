@@ -161,6 +161,49 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Waits for the quick input to show `title`, types `text` and accepts it (a pick takes its first match). */
+  async answer(title: string, text: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 20_000 });
+    const input = widget.locator('.quick-input-box input');
+    await input.fill(text);
+    if (await widget.locator('.quick-input-list .monaco-list-row').count()) {
+      await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
+    }
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Opens a tree row's context menu and runs the item with this label. */
+  async contextMenu(row: Locator, item: string): Promise<void> {
+    await row.click({ button: 'right' });
+    const entry = this.page.locator('.monaco-menu .action-item', { hasText: item }).first();
+    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    await entry.click();
+  }
+
+  /** Developer: Reload Window, then waits until the workbench is back (restored, where the test driver says so). */
+  async reload(): Promise<void> {
+    await Promise.all([
+      this.page.waitForEvent('load', { timeout: 60_000 }),
+      this.runCommand('Developer: Reload Window'),
+    ]);
+    const driver = await this.page.evaluate(() => typeof (window as { driver?: unknown }).driver === 'object');
+    if (driver) await this.waitReady();
+    else await this.activityBar().waitFor({ state: 'visible', timeout: 60_000 });
+  }
+
+  /** The editor tab whose label starts with `label`. */
+  tab(label: string): Locator {
+    return this.page
+      .locator('.tabs-container .tab', { has: this.page.locator('.label-name', { hasText: label }) })
+      .first();
+  }
+
+  /** A modal dialog whose message holds `text`. */
+  dialog(text: string): Locator {
+    return this.page.locator('.monaco-dialog-box', { hasText: text }).first();
+  }
+
   /** Saves a full-page PNG under test-results/ and returns its path. */
   async screenshot(dir: string, name: string): Promise<string> {
     fs.mkdirSync(dir, { recursive: true });

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { localTime } from '../uris';
 import type { DataStoresCommand } from './context';
 import { asVersion } from './nodes';
 
@@ -7,11 +8,7 @@ export const compareVersion: DataStoresCommand = {
   failure: 'compare the version',
   async run(_ctx, node: unknown) {
     const v = asVersion(node);
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      v.uri,
-      v.parent.uri,
-      `${v.parent.entry.key}: version ${v.version.version} ↔ current`,
-    );
+    const title = `${v.parent.entry.key}: version of ${localTime(v.version.createdTime)} ↔ now`;
+    await vscode.commands.executeCommand('vscode.diff', v.uri, v.parent.uri, title);
   },
 };

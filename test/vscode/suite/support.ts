@@ -123,3 +123,16 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Opens a document in a kept (not preview) editor. */
+export async function openEditor(uri: vscode.Uri): Promise<vscode.TextEditor> {
+  return vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+}
+
+/** Replaces the editor's whole text, as typing over it would. */
+export async function replaceText(editor: vscode.TextEditor, text: string): Promise<void> {
+  const doc = editor.document;
+  if (!(await editor.edit((b) => b.replace(new vscode.Range(0, 0, doc.lineCount, 0), text)))) {
+    throw new Error(`the edit of ${doc.uri.path} was refused`);
+  }
+}
