@@ -46,6 +46,7 @@ class Walker {
 
   /** Types into the open input box and presses Enter. */
   async type(text: string): Promise<void> {
+    await this.pause(400); // the input of the step before may still be shown
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(text);

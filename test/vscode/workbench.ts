@@ -178,6 +178,9 @@ export class Workbench {
     await row.click({ button: 'right' });
     const entry = this.page.locator('.monaco-menu .action-item', { hasText: item }).first();
     await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    // A menu ignores a click that comes as it opens (its rows may still move): hover first, as a hand does.
+    await entry.hover();
+    await this.page.waitForTimeout(250);
     await entry.click();
   }
 

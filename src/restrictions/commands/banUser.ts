@@ -1,7 +1,7 @@
 import { describeDuration } from '../duration';
 import type { RestrictionsCommand } from './context';
 import { askRestriction } from './restrictionPrompts';
-import { askUserId, describeScope, restrictionScope, writable } from './scope';
+import { askUserId, describeScope, restrictionScope, showScope, writable } from './scope';
 import { writeRestriction } from './write';
 
 export const banUser: RestrictionsCommand = {
@@ -19,6 +19,7 @@ export const banUser: RestrictionsCommand = {
       { active: true, ...input },
       `Banning user ${userId} from ${where}…`,
     );
+    showScope(ctx, scope);
     void ctx.ui.info(
       `User ${userId} is banned from ${where} (${describeDuration(result.gameJoinRestriction.duration)}).`,
     );

@@ -2,7 +2,7 @@ import type { UserRestriction } from '../../api';
 import { describeDuration, formatTimeLeft } from '../duration';
 import { altAccounts } from '../tree';
 import type { RestrictionsCommand } from './context';
-import { askUserId, describeScope, restrictionScope } from './scope';
+import { askUserId, describeScope, restrictionScope, showScope } from './scope';
 
 export function describeRestriction(
   userId: string,
@@ -34,6 +34,7 @@ export const lookUpUser: RestrictionsCommand = {
     const restriction = await ctx.ui.progress(`Looking up user ${userId}…`, (signal) =>
       ctx.model.get(scope, userId, signal),
     );
+    showScope(ctx, scope);
     // Not awaited: the message stays until dismissed, and the command is done.
     void ctx.ui
       .info(describeRestriction(userId, where, restriction, Date.now()), 'Open Restriction Log')

@@ -42,7 +42,7 @@ export async function askUserId(ui: Ui, title: string): Promise<string> {
 
 /**
  * The level a one-user command acts on: the node's own list (a group, a place, or a restriction's list); from the
- * palette, the picked universe and then the whole universe or a place the user names (shown in the tree).
+ * palette, the picked universe and then the whole universe or a place the user names (see showScope).
  */
 export async function restrictionScope(ctx: RestrictionsContext, node: unknown): Promise<RestrictionScope> {
   if (node instanceof RestrictionsGroupNode || node instanceof PlaceRestrictionsNode) return node.scope;
@@ -58,9 +58,15 @@ export async function restrictionScope(ctx: RestrictionsContext, node: unknown):
     ),
   );
   if (!level.place) return u;
-  const placeId = await askPlaceId(ctx.ui);
-  ctx.model.showPlace(u, placeId);
-  return { ...u, placeId };
+  return { ...u, placeId: await askPlaceId(ctx.ui) };
+}
+
+/**
+ * Shows the scope's place in the tree, once the command's prompts are done: a tree that changes while the next
+ * prompt opens takes the focus back, and VS Code closes that prompt.
+ */
+export function showScope(ctx: RestrictionsContext, scope: RestrictionScope): void {
+  if (scope.placeId !== undefined) ctx.model.showPlace(scope, scope.placeId);
 }
 
 export function asRestriction(node: unknown): RestrictionNode {
