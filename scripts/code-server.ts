@@ -250,3 +250,35 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<RunningC
   const port = Number(new URL(url).port);
   return { url, port, pid, exited, stop };
 }
+
+/**
+ * Stops the Local Sandbox emulators a server's windows started (their lock files are in its global storage). They
+ * run detached and would stop on their own a few seconds after the last window is gone; a test run removes their
+ * folder right away.
+ */
+export async function stopSandboxEmulators(dirs: RunDirs): Promise<void> {
+  const storage = path.join(dirs.userData, 'User', 'globalStorage');
+  const locks = fs.existsSync(storage)
+    ? (fs.readdirSync(storage, { recursive: true }) as string[]).filter((f) => path.basename(f) === 'emulator.lock')
+    : [];
+  const running = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const lock of locks) {
+    let pid: number;
+    try {
+      pid = (JSON.parse(fs.readFileSync(path.join(storage, lock), 'utf8')) as { pid: number }).pid;
+    } catch {
+      continue;
+    }
+    if (!running(pid)) continue;
+    process.kill(pid, 'SIGTERM');
+    for (let waited = 0; running(pid) && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    if (running(pid)) process.kill(pid, 'SIGKILL');
+  }
+}

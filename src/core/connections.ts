@@ -16,6 +16,8 @@ export interface Connection {
   universes: UniverseRef[];
   /** The built-in sandbox: not persisted, shown while it runs. */
   sandbox?: boolean;
+  /** More lines for the tooltip (the sandbox's address and key). */
+  details?: string;
 }
 
 /** The id of the built-in sandbox's connection, which exists while the sandbox runs. */

@@ -84,8 +84,8 @@ const versionJson = (a: AssetRec, v: AssetVersionRec) => ({
   moderationResult: { moderationState: v.moderationState },
 });
 
-function operationJson(op: OperationRec): Record<string, unknown> {
-  const done = Date.now() >= op.doneAt;
+function operationJson(ctx: Ctx, op: OperationRec): Record<string, unknown> {
+  const done = ctx.app.clock.now() >= op.doneAt;
   return {
     path: `operations/${op.id}`,
     operationId: op.id,
@@ -164,7 +164,7 @@ function operation(
   assetType: string,
   change: () => { meta: AssetMeta; version?: AssetVersionRec },
 ): OperationRec {
-  const op: OperationRec = { id: randomUUID(), doneAt: Date.now() + ctx.app.operationDelayMs };
+  const op: OperationRec = { id: randomUUID(), doneAt: ctx.app.clock.now() + ctx.app.operationDelayMs };
   const problem = file && contentProblem(assetType, file.contentType, file.upload.head, file.upload.size);
   const facts: Fact[] = [];
   if (problem) {
@@ -182,10 +182,10 @@ function operation(
   return op;
 }
 
-function newVersion(n: number, file: FilePart, displayName: string, creator: Creator): AssetVersionRec {
+function newVersion(ctx: Ctx, n: number, file: FilePart, displayName: string, creator: Creator): AssetVersionRec {
   return {
     n,
-    createTime: new Date().toISOString(),
+    createTime: new Date(ctx.app.clock.now()).toISOString(),
     blob: file.upload.hash,
     size: file.upload.size,
     contentType: file.contentType,
@@ -227,10 +227,10 @@ async function create(ctx: Ctx): Promise<void> {
         previews: [],
         links: {},
       },
-      version: newVersion(1, file, displayName, creator),
+      version: newVersion(ctx, 1, file, displayName, creator),
     }));
   });
-  sendJson(ctx, 200, operationJson(op));
+  sendJson(ctx, 200, operationJson(ctx, op));
 }
 
 function parseMask(raw: string | undefined, allowed: string[], name: string): string[] | undefined {
@@ -295,10 +295,10 @@ async function update(ctx: Ctx): Promise<void> {
     const file = form.file && checkFileType(asset.assetType, form.file);
     return operation(ctx, file, asset.assetType, () => ({
       meta,
-      version: file && newVersion(asset.versions.length + 1, file, meta.displayName, asset.creator),
+      version: file && newVersion(ctx, asset.versions.length + 1, file, meta.displayName, asset.creator),
     }));
   });
-  sendJson(ctx, 200, operationJson(op));
+  sendJson(ctx, 200, operationJson(ctx, op));
 }
 
 function get(ctx: Ctx): void {
@@ -355,7 +355,11 @@ async function rollback(ctx: Ctx): Promise<void> {
   const m = typeof target === 'string' ? /^assets\/(\d+)\/versions\/([1-9]\d{0,8})$/.exec(target) : null;
   if (!m || m[1] !== asset.id) throw invalid(`assetVersion must be "assets/${asset.id}/versions/<number>".`);
   const from = findVersion(asset, Number(m[2]));
-  const v: AssetVersionRec = { ...from, n: asset.versions.length + 1, createTime: new Date().toISOString() };
+  const v: AssetVersionRec = {
+    ...from,
+    n: asset.versions.length + 1,
+    createTime: new Date(ctx.app.clock.now()).toISOString(),
+  };
   ctx.app.store.commit([{ t: 'aver', id: asset.id, v }]);
   sendJson(ctx, 200, versionJson(asset, v));
 }
@@ -363,7 +367,7 @@ async function rollback(ctx: Ctx): Promise<void> {
 function getOperation(ctx: Ctx): void {
   const op = ctx.app.store.operations.get(ctx.params.operationId);
   if (!op) throw new ApiError(404, `Operation ${ctx.params.operationId} not found.`);
-  sendJson(ctx, 200, operationJson(op));
+  sendJson(ctx, 200, operationJson(ctx, op));
 }
 
 const route = (method: string, path: string, handle: Route['handle'], write: boolean, rate: Route['rate']): Route => ({

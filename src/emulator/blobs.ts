@@ -18,8 +18,10 @@ export interface Upload {
 }
 
 /**
- * Asset file contents, stored by SHA-256 under `<data>/blobs/` (or a temporary folder removed on close when there
- * is no data dir). Uploads are streamed to disk while hashed: an upload is never held in memory.
+ * Files stored by the SHA-256 of their content: asset files under `<data>/blobs/` (or a temporary folder removed on
+ * close when there is no data dir) and entry values under `<data>/values/`. A file appears under its hash only whole
+ * (written to a temporary name, then renamed). Uploads are streamed to disk while hashed: an upload is never held in
+ * memory.
  */
 export class Blobs {
   private constructor(
@@ -27,10 +29,12 @@ export class Blobs {
     private readonly temporary: boolean,
   ) {}
 
-  static create(dataDir?: string): Blobs {
+  /** The folder `<dataDir>/<folder>`, with temporary files a crash left behind removed. */
+  static create(dataDir?: string, folder = 'blobs'): Blobs {
     if (!dataDir) return new Blobs(fs.mkdtempSync(path.join(os.tmpdir(), 'universe-emulator-')), true);
-    const dir = path.join(dataDir, 'blobs');
+    const dir = path.join(dataDir, folder);
     fs.mkdirSync(dir, { recursive: true });
+    for (const name of fs.readdirSync(dir)) if (name.startsWith('.')) fs.rmSync(path.join(dir, name), { force: true });
     return new Blobs(dir, false);
   }
 
@@ -63,17 +67,38 @@ export class Blobs {
     };
   }
 
-  /** Stores a small buffer (demo data). */
+  /** Stores a buffer (an entry value, demo data). Throws as the file system does (ENOSPC), leaving nothing behind. */
   put(data: Buffer): { hash: string; size: number } {
     const hash = createHash('sha256').update(data).digest('hex');
     const file = path.join(this.dir, hash);
-    if (!fs.existsSync(file)) fs.writeFileSync(file, data);
+    if (!fs.existsSync(file)) {
+      const tmp = path.join(this.dir, `.put-${randomBytes(8).toString('hex')}`);
+      try {
+        fs.writeFileSync(tmp, data);
+        fs.renameSync(tmp, file);
+      } catch (err) {
+        fs.rmSync(tmp, { force: true });
+        throw err;
+      }
+    }
     return { hash, size: data.length };
   }
 
+  read(hash: string): Buffer {
+    return fs.readFileSync(path.join(this.dir, hash));
+  }
+
+  remove(hash: string): void {
+    fs.rmSync(path.join(this.dir, hash), { force: true });
+  }
+
+  /** The hashes stored. */
+  list(): string[] {
+    return fs.readdirSync(this.dir).filter((name) => !name.startsWith('.'));
+  }
+
   wipe(): void {
-    for (const name of fs.readdirSync(this.dir))
-      if (!name.startsWith('.upload-')) fs.rmSync(path.join(this.dir, name), { force: true });
+    for (const name of this.list()) this.remove(name);
   }
 
   close(): void {

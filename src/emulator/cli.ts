@@ -1,9 +1,12 @@
 // node dist/emulator.js [options]: the command-line front of the emulator (contract in design.md). The bundle also
-// exports startEmulator, so the extension can require it and run the same emulator in its own process.
+// exports startEmulator, so the extension can require it and run the same emulator in its own process. Exit codes:
+// 0 after a clean stop, 1 when it cannot start, 2 for a bad flag, 3 when the data folder is in use by another
+// emulator. Standard output and error are only logs: a reader that went away (EPIPE) never stops the emulator.
 import * as fs from 'node:fs';
-import { SANDBOX_KEY, startEmulator, type EmulatorKey, type EmulatorOptions } from './server';
+import { parseClock } from './clock';
+import { DataFolderInUse, SANDBOX_KEY, startEmulator, type EmulatorKey, type EmulatorOptions } from './server';
 
-export { startEmulator } from './server';
+export { DataFolderInUse, startEmulator } from './server';
 export type { EmulatorKey, EmulatorOptions, RunningEmulator } from './server';
 
 const HELP = `Usage: node dist/emulator.js [options]
@@ -12,7 +15,12 @@ A local emulator of the Open API (user restrictions, standard data stores, asset
 
   --host <addr>                 default 127.0.0.1
   --port <n>                    default 8787; 0 picks a free port
-  --data <dir>                  keep state in this folder across restarts (default: in memory)
+  --data <dir>                  keep state in this folder across restarts (default: in memory); one emulator
+                                per folder: another one's start exits with code 3
+  --exit-unheld                 with --data: stop once no live process holds the emulator (a file
+                                <dir>/holders/<pid>) for 5 s; 30 s after the start before the first one
+  --clock <time>                start the emulator's clock at this RFC 3339 time (2024-01-15T12:00:00Z); it runs
+                                on from there (default: the real time)
   --api-key <key>               repeatable; a key with every scope on every universe
   --config <file.json>          {"apiKeys":[{"key":"...","scopes":["..."],"universes":[1234],"userId":1}]}
   --entry-header-prefix <word>  default platform (headers platform-entry-version, ...)
@@ -21,11 +29,12 @@ A local emulator of the Open API (user restrictions, standard data stores, asset
   --rate-limit-scale <x>        multiply those limits by x (default 1)
   --rate-limit-window-scale <x> multiply their windows' lengths by x (default 1; 1/60 makes the minute a second)
   --operation-delay <ms>        how long an asset operation stays pending (default 0)
-  --control                     enable the /_emulator/* test endpoints (faults, request log, reset)
+  --control                     enable the /_emulator/* test endpoints (faults, request log, reset, clock)
   --help                        show this help
 
 Without --api-key or --config, the single key "${SANDBOX_KEY}" (every scope) is accepted.
 Prints "listening on http://<host>:<port>" when ready; stops on SIGINT or SIGTERM.
+Versions are kept as the service keeps them: the last write of each hour, for 30 days after it was superseded.
 `;
 
 class UsageError extends Error {}
@@ -91,7 +100,18 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
         break;
       case '--data':
         opts.dataDir = value();
+        if (opts.dataDir === '') throw new UsageError('--data: the folder name is empty');
         break;
+      case '--exit-unheld':
+        opts.exitUnheld = noValue();
+        break;
+      case '--clock': {
+        const v = value();
+        if (parseClock(v) === undefined)
+          throw new UsageError(`--clock: invalid time "${v}" (an RFC 3339 time such as 2024-01-15T12:00:00Z)`);
+        opts.clock = v;
+        break;
+      }
       case '--api-key':
         keys.push({ key: value() });
         break;
@@ -127,10 +147,12 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
     }
   }
   if (keys.length) opts.apiKeys = keys;
+  if (opts.exitUnheld && opts.dataDir === undefined) throw new UsageError('--exit-unheld needs --data');
   return opts;
 }
 
 async function main(): Promise<void> {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   let opts: EmulatorOptions | undefined;
   try {
     opts = parseArgs(process.argv.slice(2));
@@ -142,17 +164,17 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  if (!opts.apiKeys)
-    process.stderr.write(`emulator: no API key given; accepting x-api-key: ${SANDBOX_KEY} (every scope)\n`);
   opts.log = (line) => process.stderr.write(`emulator: ${line}\n`);
   const running = await startEmulator(opts).catch((err: Error) => {
     process.stderr.write(`emulator: ${err.message.split('\n')[0]}\n`);
-    process.exit(1);
+    process.exit(err instanceof DataFolderInUse ? 3 : 1);
   });
+  // After the start, so that a refused start says one line.
+  if (!opts.apiKeys)
+    process.stderr.write(`emulator: no API key given; accepting x-api-key: ${SANDBOX_KEY} (every scope)\n`);
   process.stdout.write(`listening on ${running.url}\n`);
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0));
-  };
+  void running.closed.then(() => process.exit(0));
+  const stop = (): void => void running.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

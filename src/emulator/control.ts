@@ -1,6 +1,8 @@
-// Test-only endpoints under /_emulator/ (option `control`): fault injection, the request log and reset. They need
-// no API key and are not themselves recorded in the request log.
+// Test-only endpoints under /_emulator/ (option `control`): fault injection, the request log, reset and the clock.
+// They need no API key and are not themselves recorded in the request log. The clock moves forward only:
+// {"advanceMs": n} or {"set": "<RFC 3339 time>"}; both answer {"now": "<time>"}, as GET does.
 import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
+import { parseClock, type Clock } from './clock';
 import { ApiError, errorBody } from './errors';
 import { isObject, readBody } from './http';
 
@@ -21,7 +23,10 @@ export class Control {
   private faults: Fault[] = [];
   private requests: { method: string; path: string; query: string; status: number }[] = [];
 
-  constructor(private readonly resetState: () => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly hooks: { reset(): void; clockMoved(): void },
+  ) {}
 
   record(method: string, path: string, query: string, status: number): void {
     if (this.requests.length >= MAX_LOGGED) this.requests.shift();
@@ -66,14 +71,38 @@ export class Control {
       if (action === 'POST /_emulator/reset') {
         this.faults = [];
         this.requests = [];
-        this.resetState();
+        this.hooks.reset();
         return reply(200, { ok: true });
       }
+      if (action === 'POST /_emulator/clock') {
+        this.moveClock(await readBody(req, 64 * 1024));
+        this.hooks.clockMoved();
+      }
+      if (action === 'POST /_emulator/clock' || action === 'GET /_emulator/clock')
+        return reply(200, { now: new Date(this.clock.now()).toISOString() });
       throw new ApiError(404, `No control endpoint ${action}.`);
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, (err as Error).message);
       reply(e.status, errorBody('gateway', e));
     }
+  }
+
+  private moveClock(body: Buffer | undefined): void {
+    let move: unknown;
+    try {
+      move = JSON.parse(body?.toString('utf8') ?? '');
+    } catch {
+      move = undefined;
+    }
+    const { advanceMs, set } = isObject(move) ? move : {};
+    const to = typeof set === 'string' ? parseClock(set) : undefined;
+    try {
+      if (typeof advanceMs === 'number' && set === undefined) return this.clock.advance(advanceMs);
+      if (to !== undefined && advanceMs === undefined) return this.clock.set(to);
+    } catch {
+      throw new ApiError(400, 'The clock only moves forward.');
+    }
+    throw new ApiError(400, 'Give {"advanceMs": <milliseconds, at least 0>} or {"set": "<RFC 3339 time>"}.');
   }
 }
 

@@ -1,5 +1,7 @@
 // Standard data stores v1 (reference section 3). Decisions where the reference is open:
-// - Every write is kept as a version (no hourly merge, no 30-day expiry). Delete writes a tombstone version.
+// - Versions are kept as the live service keeps them (retention.ts): the last write of each UTC hour, for 30 days
+//   after it was superseded; a key deleted 30 days ago is purged. Delete writes a tombstone version. Times come from
+//   the emulator's clock.
 // - Deleted (tombstoned) keys stay in List Entries, as the service documents; Get on them is 404 EntryNotFound, as is
 //   Get Version of a tombstone version. Set or Increment on a tombstone revives the key (its created time stays).
 // - Entry operations on a data store that was never written give 404 DatastoreNotFound; List Entries gives an
@@ -63,10 +65,18 @@ const current = (entry: EntryRec | undefined): VersionRec | undefined => {
   return v && !v.deleted ? v : undefined;
 };
 
-function liveVersion(ctx: Ctx, r: Ref): VersionRec {
-  const v = current(findEntry(ctx, r));
+/** The entry and its current version, or 404. */
+function live(ctx: Ctx, r: Ref): { entry: EntryRec; v: VersionRec } {
+  const entry = findEntry(ctx, r);
+  const v = current(entry);
   if (!v) throw new ApiError(404, 'Entry not found in the datastore.', 'EntryNotFound');
-  return v;
+  return { entry, v };
+}
+
+/** Answers with a version's value and headers (Get Entry, Get Version, Increment, the 412 of Set). */
+function sendVersion(ctx: Ctx, status: number, entry: EntryRec, v: VersionRec): void {
+  const { headers, value } = ctx.app.store.content(entry, v);
+  send(ctx, status, headers, value);
 }
 
 function requireWriteScopes(ctx: Ctx, r: Ref): void {
@@ -136,8 +146,14 @@ function checkValue(ctx: Ctx, body: Buffer): void {
   }
 }
 
-/** Writes a version and returns it. */
-function write(ctx: Ctx, r: Ref, value: Buffer, meta: { attrs?: string; uids: string }, deleted = false): VersionRec {
+/** Writes a version; returns its entry and the version. */
+function write(
+  ctx: Ctx,
+  r: Ref,
+  value: Buffer,
+  meta: { attrs?: string; uids: string },
+  deleted = false,
+): { entry: EntryRec; v: VersionRec } {
   const store = ctx.app.store;
   store.commit([
     {
@@ -147,18 +163,15 @@ function write(ctx: Ctx, r: Ref, value: Buffer, meta: { attrs?: string; uids: st
       scope: r.scope,
       key: r.key,
       seq: store.seq + 1,
-      at: Date.now(),
+      at: ctx.app.clock.now(),
       deleted,
       value,
       ...meta,
     },
   ]);
   const entry = store.entry(r.u, r.store, r.scope, r.key)!;
-  return entry.versions[entry.versions.length - 1];
+  return { entry, v: entry.versions[entry.versions.length - 1] };
 }
-
-/** The 412 answer: the current entry as Get Entry would send it. */
-const preconditionFailed = (ctx: Ctx, v: VersionRec): void => send(ctx, 412, v.headers, v.value);
 
 async function setEntry(ctx: Ctx): Promise<void> {
   const r = ref(ctx);
@@ -172,13 +185,15 @@ async function setEntry(ctx: Ctx): Promise<void> {
   const body = await readBody(ctx.req, MAX_VALUE_BYTES);
   if (!body) throw invalid(`The value is larger than ${MAX_VALUE_BYTES} bytes.`, 'ContentTooBig');
   checkValue(ctx, body);
-  const live = current(ctx.app.store.entry(r.u, r.store, r.scope, r.key));
-  if (exclusiveCreate && live) return preconditionFailed(ctx, live);
-  if (matchVersion !== undefined && live?.id !== matchVersion) {
-    if (live) return preconditionFailed(ctx, live);
+  const entry = ctx.app.store.entry(r.u, r.store, r.scope, r.key);
+  const now = current(entry);
+  // The 412 answer: the current entry as Get Entry would send it.
+  if (exclusiveCreate && now) return sendVersion(ctx, 412, entry!, now);
+  if (matchVersion !== undefined && now?.id !== matchVersion) {
+    if (now) return sendVersion(ctx, 412, entry!, now);
     throw new ApiError(412, 'The entry does not exist, so matchVersion cannot match.', 'PreconditionFailed');
   }
-  sendJson(ctx, 200, write(ctx, r, body, meta).item);
+  sendJson(ctx, 200, write(ctx, r, body, meta).v.item);
 }
 
 function parseIncrement(ctx: Ctx): bigint {
@@ -191,8 +206,8 @@ function parseIncrement(ctx: Ctx): bigint {
   return n;
 }
 
-function numericValue(v: VersionRec): bigint {
-  const textValue = v.value.toString('utf8').trim();
+function numericValue(value: Buffer): bigint {
+  const textValue = value.toString('utf8').trim();
   if (/^-?\d+$/.test(textValue)) return BigInt(textValue);
   const parsed: unknown = JSON.parse(textValue);
   if (typeof parsed === 'number' && Number.isInteger(parsed)) return BigInt(parsed);
@@ -206,17 +221,18 @@ async function increment(ctx: Ctx): Promise<void> {
   const meta = readMetadata(ctx);
   // The body (if any) and its content-md5 are ignored: clients send an empty body, some with a checksum.
   await readBody(ctx.req, 0);
-  const live = current(ctx.app.store.entry(r.u, r.store, r.scope, r.key));
-  const result = (live ? numericValue(live) : 0n) + by;
+  const entry = ctx.app.store.entry(r.u, r.store, r.scope, r.key);
+  const now = current(entry);
+  const result = (now ? numericValue(ctx.app.store.content(entry!, now).value) : 0n) + by;
   if (result > INT64_MAX) throw invalid('The result is larger than a 64-bit integer.', 'IncrementValueTooLarge');
   if (result < INT64_MIN) throw invalid('The result is smaller than a 64-bit integer.', 'IncrementValueTooSmall');
-  const v = write(ctx, r, Buffer.from(result.toString()), meta);
-  send(ctx, 200, v.headers, v.value);
+  const written = write(ctx, r, Buffer.from(result.toString()), meta);
+  sendVersion(ctx, 200, written.entry, written.v);
 }
 
 function deleteEntry(ctx: Ctx): void {
   const r = ref(ctx);
-  liveVersion(ctx, r);
+  live(ctx, r);
   write(ctx, r, Buffer.alloc(0), { uids: '[]' }, true);
   send(ctx, 204, {});
 }
@@ -238,12 +254,12 @@ function getVersion(ctx: Ctx): void {
   const id = text(ctx, 'versionId', { required: true, code: 'InvalidVersionId' })!;
   const m = VERSION_ID.exec(id.toUpperCase());
   if (!m) throw invalid('The version id is not valid.', 'InvalidVersionId');
-  const versions = findEntry(ctx, r).versions;
-  const v = versions[seqIndex(versions, parseInt(m[1], 16))];
+  const entry = findEntry(ctx, r);
+  const v = entry.versions[seqIndex(entry.versions, parseInt(m[1], 16))];
   if (v?.id !== id.toUpperCase()) throw new ApiError(404, 'Version not found.', 'VersionNotFound');
   if (v.deleted)
     throw new ApiError(404, 'Entry not found in the datastore (this version is a deletion).', 'EntryNotFound');
-  send(ctx, 200, v.headers, v.value);
+  sendVersion(ctx, 200, entry, v);
 }
 
 function listVersions(ctx: Ctx): void {
@@ -353,8 +369,8 @@ function listEntries(ctx: Ctx): void {
 }
 
 function getEntry(ctx: Ctx): void {
-  const v = liveVersion(ctx, ref(ctx));
-  send(ctx, 200, v.headers, v.value);
+  const { entry, v } = live(ctx, ref(ctx));
+  sendVersion(ctx, 200, entry, v);
 }
 
 const ds = (method: string, path: string, handle: Route['handle'], write: boolean, scope?: string): Route => ({

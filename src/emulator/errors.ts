@@ -5,6 +5,8 @@
 //   assets   {code, message}. `code` is the numeric gRPC code (3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED,
 //            8 RESOURCE_EXHAUSTED, ...): the spec types Status.code as int32 and failed operations use the same numbers.
 //   gateway  {errors:[{code:0, message}]}: authentication and routing (401, unknown path 404, wrong method 405).
+// A write the data folder cannot take is refused in the route's family, never as an internal error: 507 when the disk
+// is full (ENOSPC, EDQUOT), 503 when the journal is broken or the folder cannot be written for another reason.
 
 export type Family = 'ds' | 'v2' | 'assets' | 'gateway';
 
@@ -33,6 +35,8 @@ const names: Record<number, [name: string, grpc: number]> = {
   412: ['FAILED_PRECONDITION', 9],
   429: ['RESOURCE_EXHAUSTED', 8],
   500: ['INTERNAL', 13],
+  503: ['UNAVAILABLE', 14],
+  507: ['RESOURCE_EXHAUSTED', 8],
 };
 
 // datastoreErrorCode when a ds error names none. 400s without a documented code (a bad boolean or limit) use
@@ -44,6 +48,8 @@ const dsDefaults: Record<number, string> = {
   412: 'PreconditionFailed',
   429: 'TooManyRequests',
   500: 'Unknown',
+  503: 'Unavailable',
+  507: 'InsufficientStorage',
 };
 
 export function errorBody(family: Family, err: ApiError): unknown {
@@ -70,3 +76,22 @@ export function errorBody(family: Family, err: ApiError): unknown {
 }
 
 export const invalidApiKey = (): ApiError => new ApiError(401, 'Invalid API Key');
+
+export const isDiskFull = (err: unknown): boolean =>
+  ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException)?.code ?? '');
+
+export const diskFull = (): ApiError =>
+  new ApiError(507, "The emulator's disk is full; nothing was written. Free some space and try again.");
+
+/** The answer to a write the data folder refused (`broken`: the journal takes no more appends until a restart). */
+export function refusedWrite(err: unknown, broken: boolean): ApiError {
+  if (isDiskFull(err) && !broken) return diskFull();
+  if (broken) {
+    return new ApiError(
+      503,
+      "The emulator's journal could not be repaired after a failed write, so it takes no more writes; nothing was written. Restart the emulator.",
+    );
+  }
+  const code = (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message;
+  return new ApiError(503, `The emulator could not write to its data folder (${code}); nothing was written.`);
+}

@@ -1,6 +1,7 @@
 // What every handler works with: the request context, the query, body reading and response writing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Blobs } from './blobs';
+import type { Clock } from './clock';
 import { ApiError, type Family } from './errors';
 import type { RateRule } from './ratelimit';
 import type { Store } from './store';
@@ -21,6 +22,8 @@ export interface App {
   store: Store;
   tokens: Tokens;
   blobs: Blobs;
+  /** Every time written or reported comes from here. */
+  clock: Clock;
   /** Entry header prefix: `<prefix>-entry-version`, ... */
   prefix: string;
   operationDelayMs: number;

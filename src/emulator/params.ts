@@ -1,5 +1,6 @@
 // Reading and checking query and path parameters. Every failure is a 400 naming the parameter; `code` is the
 // datastoreErrorCode used when the route is a data store one (the other families ignore it).
+import { parseTime } from './clock';
 import { invalid } from './errors';
 import type { Ctx } from './http';
 
@@ -78,8 +79,6 @@ export function oneOf<T extends string>(
   return v as T;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /** An RFC 3339 / ISO 8601 date-time, as epoch milliseconds; undefined when absent or empty. */
 export function time(ctx: Ctx, name: string, opts: Common = {}): number | undefined {
   const v = raw(ctx, name, opts);
@@ -87,11 +86,6 @@ export function time(ctx: Ctx, name: string, opts: Common = {}): number | undefi
   const ms = parseTime(v);
   if (ms === undefined) throw invalid(`Query parameter '${name}' is not an RFC 3339 date-time.`, opts.code);
   return ms;
-}
-
-export function parseTime(v: string): number | undefined {
-  const ms = RFC3339.test(v) ? Date.parse(v.replace(' ', 'T')) : NaN;
-  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** A positive whole-number id from the path (universe, place, user, asset, version). */

@@ -11,7 +11,8 @@
 // - Log entries name the moderator as users/<userId of the API key> and the place as places/N ("" at universe level).
 import { invalid } from './errors';
 import { isObject, readJson, sendJson, type Ctx, type Route } from './http';
-import { pageSize, parseTime, pathId, text } from './params';
+import { parseTime } from './clock';
+import { pageSize, pathId, text } from './params';
 import { RATES } from './ratelimit';
 import { IDEMPOTENCY_MS, type LogRec, type Restriction, type Universe } from './store';
 
@@ -147,7 +148,7 @@ async function update(ctx: Ctx): Promise<void> {
   }
   const key = text(ctx, 'idempotencyKey.key', { allowEmpty: true }) || undefined;
   const firstSent = text(ctx, 'idempotencyKey.firstSent', { allowEmpty: true }) || undefined;
-  const now = Date.now();
+  const now = ctx.app.clock.now();
   if (firstSent !== undefined) {
     const sent = parseTime(firstSent);
     if (sent === undefined) throw invalid('idempotencyKey.firstSent must be an RFC 3339 timestamp.');

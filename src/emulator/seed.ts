@@ -1,5 +1,7 @@
-// `--seed demo`: a deterministic demo universe 123456 (places 1234561 and 1234562). Everything is committed as one
-// journal line together with a "seeded" marker, so seeding a data dir that already holds the demo does nothing.
+// `--seed demo`: a demo universe 123456 (places 1234561 and 1234562), the same for every seed on the same UTC day.
+// Everything is committed as one journal line together with a "seeded" marker, so seeding a data dir that already
+// holds the demo does nothing. Its times lie in the 20 days before the emulator's clock (at noon UTC, 20 days before
+// the current day, plus fixed offsets): a version history dated further back would be expired by retention at once.
 import type { App } from './http';
 import { moderationFor } from './assets';
 import type { AssetVersionRec, Creator, Fact, Restriction } from './store';
@@ -8,13 +10,14 @@ const DEMO_UNIVERSE = 123456;
 const DEMO_PLACES = [1234561, 1234562];
 const DEMO_CREATOR = 1001;
 
-const BASE = Date.UTC(2024, 0, 15, 12, 0, 0);
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function seedDemo(app: App): void {
   if (app.store.seeded.has('demo')) return;
+  const now = app.clock.now();
+  const base = now - (now % DAY) - 20 * DAY + 12 * 60 * MINUTE;
   const facts: Fact[] = [];
   let seq = app.store.seq;
   const u = DEMO_UNIVERSE;
@@ -53,9 +56,9 @@ export function seedDemo(app: App): void {
         level: 1 + (i % 60),
         xp: (i * 7919) % 100_000,
         tutorialDone: i % 3 !== 0,
-        lastLogin: iso(BASE + i * 37 * MINUTE),
+        lastLogin: iso(base + i * 37 * MINUTE),
       },
-      BASE + i * MINUTE,
+      base + i * MINUTE,
       { uids: [userId], ...(i % 10 === 0 && { attrs: { vip: true } }) },
     );
   }
@@ -68,7 +71,7 @@ export function seedDemo(app: App): void {
       'global',
       `Player_${10_000 + i}`,
       items.filter((_, j) => (i + j) % 3 === 0),
-      BASE + DAY + i * MINUTE,
+      base + DAY + i * MINUTE,
     );
   }
   for (let i = 1; i <= 25; i++) {
@@ -77,7 +80,7 @@ export function seedDemo(app: App): void {
       'season2',
       `Player_${10_000 + i}`,
       { items: items.slice(0, 1 + (i % items.length)), seasonPass: i % 2 === 0 },
-      BASE + 2 * DAY + i * MINUTE,
+      base + 2 * DAY + i * MINUTE,
     );
   }
 
@@ -113,13 +116,13 @@ export function seedDemo(app: App): void {
   ];
   history.forEach(([key, versions], k) =>
     versions.forEach((value, n) =>
-      put('Settings', 'global', key, value, BASE + (n * 3 + k) * DAY, {
+      put('Settings', 'global', key, value, base + (n * 3 + k) * DAY, {
         attrs: { editedBy: 'designer', revision: n + 1 },
         uids: [DEMO_CREATOR],
       }),
     ),
   );
-  put('Settings', 'global', 'LegacyConfig', { old: true }, BASE);
+  put('Settings', 'global', 'LegacyConfig', { old: true }, base);
   facts.push({
     t: 'ds',
     u,
@@ -127,7 +130,7 @@ export function seedDemo(app: App): void {
     scope: 'global',
     key: 'LegacyConfig',
     seq: ++seq,
-    at: BASE + 5 * DAY,
+    at: base + 5 * DAY,
     deleted: true,
     value: Buffer.alloc(0),
     uids: '[]',
@@ -135,15 +138,15 @@ export function seedDemo(app: App): void {
 
   // Leaderboard: numbers (Increment works on them).
   for (let i = 1; i <= 50; i++)
-    put('Leaderboard', 'global', `Player_${10_000 + i}`, ((i * 7127) % 9000) + 1000, BASE + 3 * DAY + i * MINUTE);
+    put('Leaderboard', 'global', `Player_${10_000 + i}`, ((i * 7127) % 9000) + 1000, base + 3 * DAY + i * MINUTE);
 
-  seedRestrictions(facts, () => ++seq);
-  seedAssets(app, facts);
+  seedRestrictions(facts, () => ++seq, base);
+  seedAssets(app, facts, base);
   facts.push({ t: 'seeded', name: 'demo' });
   app.store.commit(facts);
 }
 
-function seedRestrictions(facts: Fact[], nextSeq: () => number): void {
+function seedRestrictions(facts: Fact[], nextSeq: () => number, base: number): void {
   const u = DEMO_UNIVERSE;
   const ban = (
     user: number,
@@ -176,42 +179,42 @@ function seedRestrictions(facts: Fact[], nextSeq: () => number): void {
     });
   };
   const [place1, place2] = DEMO_PLACES;
-  const base = { duration: undefined, excludeAltAccounts: false };
-  ban(2001, undefined, BASE + 4 * DAY, {
-    ...base,
+  const defaults = { duration: undefined, excludeAltAccounts: false };
+  ban(2001, undefined, base + 4 * DAY, {
+    ...defaults,
     active: true,
     privateReason: 'Exploit: speed hack',
     displayReason: 'Cheating',
   });
-  ban(2002, undefined, BASE + 5 * DAY, {
-    ...base,
+  ban(2002, undefined, base + 5 * DAY, {
+    ...defaults,
     active: true,
     duration: '604800s',
     privateReason: 'Spam in chat',
     displayReason: 'Spamming',
   });
-  ban(2003, undefined, BASE + 6 * DAY, {
-    ...base,
+  ban(2003, undefined, base + 6 * DAY, {
+    ...defaults,
     active: true,
     duration: '86400s',
     privateReason: 'Griefing',
     displayReason: 'Griefing',
   });
-  ban(2003, undefined, BASE + 6 * DAY + 2 * 60 * MINUTE, {
-    ...base,
+  ban(2003, undefined, base + 6 * DAY + 2 * 60 * MINUTE, {
+    ...defaults,
     active: false,
     privateReason: 'Appeal accepted',
     displayReason: '',
   });
-  ban(2004, place1, BASE + 7 * DAY, {
-    ...base,
+  ban(2004, place1, base + 7 * DAY, {
+    ...defaults,
     active: true,
     duration: '3600s',
     privateReason: 'Team killing',
     displayReason: 'Team killing',
   });
-  ban(2005, place2, BASE + 8 * DAY, {
-    ...base,
+  ban(2005, place2, base + 8 * DAY, {
+    ...defaults,
     active: true,
     excludeAltAccounts: true,
     privateReason: 'Alt of 2001',
@@ -227,7 +230,7 @@ const files = {
   mp3: (n: number) => Buffer.from(`ID3demo audio v${n}`),
 };
 
-function seedAssets(app: App, facts: Fact[]): void {
+function seedAssets(app: App, facts: Fact[], base: number): void {
   const creator: Creator = { userId: String(DEMO_CREATOR) };
   const demo: [
     id: number,
@@ -264,7 +267,7 @@ function seedAssets(app: App, facts: Fact[]): void {
       const { hash, size } = app.blobs.put(file(n));
       const v: AssetVersionRec = {
         n,
-        createTime: iso(BASE + (a * 4 + n) * DAY),
+        createTime: iso(base + (a * 4 + n) * DAY),
         blob: hash,
         size,
         contentType,

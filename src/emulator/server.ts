@@ -4,15 +4,21 @@
 // body), a key not allowed for the universe in the path or lacking a scope is 403 in the route's family. Requests
 // Node's parser refuses never reach the emulator: a request line and headers over 16 KiB get 431, a malformed
 // request line (spaces, control characters) 400.
+// A data folder is used by one emulator at a time (lock.ts); it is locked before anything in it is read and unlocked
+// on close. Retention sweeps every key once a minute (real time) and compacts the journal when it has grown.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { assetRoutes } from './assets';
 import { Blobs } from './blobs';
+import { Clock, parseClock } from './clock';
 import { Control } from './control';
 import { datastoreRoutes } from './datastores';
-import { ApiError, errorBody, invalidApiKey, type Family } from './errors';
+import { ApiError, diskFull, errorBody, invalidApiKey, isDiskFull, type Family } from './errors';
+import { watchHolders } from './holders';
 import { decodeComponent, Query, requireScope, type App, type Ctx, type EmulatorKey, type Route } from './http';
+import type { JournalFault } from './journal';
+import { FolderLock } from './lock';
 import { pathId } from './params';
 import { RateLimiter } from './ratelimit';
 import { restrictionRoutes } from './restrictions';
@@ -21,11 +27,14 @@ import { Store } from './store';
 import { Tokens } from './tokens';
 
 export type { EmulatorKey } from './http';
+export { DataFolderInUse } from './lock';
 
 export interface EmulatorOptions {
   host?: string; // default 127.0.0.1
   port?: number; // default 8787; 0 = free port
-  dataDir?: string; // persist state (journal) here; absent = memory only
+  dataDir?: string; // persist state (journal) here, locked for this emulator; absent = memory only
+  clock?: string | number; // the emulator's time at start (RFC 3339 or epoch ms), running on from there; default real
+  exitUnheld?: boolean; // needs dataDir: close once no live process has held it for 5 s (holders.ts)
   apiKeys?: EmulatorKey[]; // none given = a single key "sandbox" with every scope on every universe
   entryHeaderPrefix?: string; // default "platform"
   seed?: 'demo';
@@ -35,13 +44,20 @@ export interface EmulatorOptions {
   operationDelayMs?: number; // asset operations stay pending this long (default 0)
   control?: boolean; // enable /_emulator/* test control endpoints
   log?: (line: string) => void;
+  /** Test only: fails journal appends or their cut back (journal.ts), to play a full disk. */
+  journalFault?: JournalFault;
 }
 
 export interface RunningEmulator {
   url: string;
   port: number;
   close(): Promise<void>;
+  /** Settles once closed, by close() or by itself (exitUnheld). */
+  closed: Promise<void>;
 }
+
+/** How often retention runs over every key, and the journal is compacted if it has grown. */
+const SWEEP_MS = 60_000;
 
 export const SANDBOX_KEY = 'sandbox';
 
@@ -82,6 +98,9 @@ function checkOptions(o: EmulatorOptions): void {
     throw new Error(`Invalid emulator option: ${what}`);
   };
   if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) fail(`port ${o.port}`);
+  if (o.dataDir === '') fail('dataDir is empty');
+  if (o.clock !== undefined && parseClock(o.clock) === undefined) fail(`clock "${o.clock}" (an RFC 3339 time)`);
+  if (o.exitUnheld && o.dataDir === undefined) fail('exitUnheld needs a dataDir');
   if (o.entryHeaderPrefix !== undefined && !/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(o.entryHeaderPrefix)) {
     fail(`entryHeaderPrefix "${o.entryHeaderPrefix}" (letters, digits and inner dashes)`);
   }
@@ -103,29 +122,53 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   checkOptions(opts);
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
-  const store = new Store((opts.entryHeaderPrefix ?? 'platform').toLowerCase());
-  if (opts.dataDir) {
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    store.open(opts.dataDir, log);
-  }
-  const app: App = {
-    store,
-    tokens: Tokens.create(opts.dataDir),
-    blobs: Blobs.create(opts.dataDir),
-    prefix: (opts.entryHeaderPrefix ?? 'platform').toLowerCase(),
-    operationDelayMs: opts.operationDelayMs ?? 0,
+  const dataDir = opts.dataDir;
+  const clock = new Clock(opts.clock === undefined ? undefined : parseClock(opts.clock));
+  const store = new Store((opts.entryHeaderPrefix ?? 'platform').toLowerCase(), clock, log);
+  let lock: FolderLock | undefined;
+  let blobs: Blobs | undefined;
+  const release = (): void => {
+    store.close();
+    blobs?.close();
+    lock?.release();
   };
-  if (opts.seed === 'demo') seedDemo(app);
+  let app: App;
+  try {
+    if (dataDir !== undefined) {
+      fs.mkdirSync(dataDir, { recursive: true });
+      lock = await FolderLock.acquire(dataDir, log);
+      await store.open({ dataDir, mayReplace: () => lock!.held(), fault: opts.journalFault });
+    }
+    blobs = Blobs.create(dataDir);
+    app = {
+      store,
+      tokens: Tokens.create(dataDir),
+      blobs,
+      clock,
+      prefix: (opts.entryHeaderPrefix ?? 'platform').toLowerCase(),
+      operationDelayMs: opts.operationDelayMs ?? 0,
+    };
+    if (opts.seed === 'demo') seedDemo(app);
+  } catch (err) {
+    release();
+    throw err;
+  }
   const keyList = opts.apiKeys?.length ? opts.apiKeys : [{ key: SANDBOX_KEY }];
   const keys = new Map(keyList.map((k) => [k.key, k]));
   const limiter = opts.rateLimits
     ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1)
     : undefined;
   const control = opts.control
-    ? new Control(() => {
-        store.reset();
-        app.blobs.wipe();
-        limiter?.reset();
+    ? new Control(clock, {
+        // Back to the start: nothing but the seed it was started with (the Local Sandbox's Reset).
+        reset: () => {
+          store.reset();
+          app.blobs.wipe();
+          limiter?.reset();
+          clock.restart();
+          if (opts.seed === 'demo') seedDemo(app);
+        },
+        clockMoved: () => store.sweep(),
       })
     : undefined;
 
@@ -144,8 +187,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   });
 
   function fail(res: http.ServerResponse, family: Family, err: unknown, extraHeaders?: Record<string, string>): void {
-    const e = err instanceof ApiError ? err : new ApiError(500, 'Internal error in the emulator.');
-    if (!(err instanceof ApiError)) log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
+    const e =
+      err instanceof ApiError
+        ? err
+        : isDiskFull(err)
+          ? diskFull()
+          : new ApiError(500, 'Internal error in the emulator.');
+    if (e.status === 500) log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
     if (res.headersSent) return void res.destroy();
     const body = JSON.stringify(errorBody(family, e));
     res.writeHead(e.status, {
@@ -200,32 +248,53 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 8787, host, () => {
-      server.off('error', reject);
-      resolve();
+  let url: string;
+  let port: number;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 8787, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  }).catch((err: unknown) => {
-    store.close();
-    app.blobs.close();
+    port = (server.address() as AddressInfo).port;
+    url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    lock?.setUrl(url);
+  } catch (err) {
+    server.close();
+    release();
     throw err;
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log(`listening on ${url}${opts.dataDir ? `, data in ${opts.dataDir}` : ''}`);
+  }
+  log(`listening on ${url}${dataDir !== undefined ? `, data in ${dataDir}` : ''}`);
+
+  const sweeper = setInterval(() => {
+    store.sweep();
+    store.compactIfGrown();
+  }, SWEEP_MS);
+  sweeper.unref();
+  const stopWatching = opts.exitUnheld
+    ? watchHolders(
+        dataDir!,
+        () => {
+          log('no live process has held the emulator for 5 s (holders/): stopping');
+          void close();
+        },
+        log,
+      )
+    : undefined;
 
   let closing: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => {
-        store.close();
-        app.blobs.close();
-      })),
-  };
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  const close = (): Promise<void> =>
+    (closing ??= new Promise<void>((resolve) => {
+      clearInterval(sweeper);
+      stopWatching?.();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    })
+      .then(release)
+      .finally(markClosed));
+  return { url, port, close, closed };
 }

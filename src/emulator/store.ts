@@ -1,9 +1,24 @@
 // The emulator's state. Handlers never mutate it directly: they describe a change as facts and call commit(), which
-// writes the facts to the journal (when there is a data dir) and then applies them. Replaying the journal on start
-// goes through the same apply(), so a restarted emulator holds exactly what the running one answered.
+// writes the facts to the journal (when there is a data dir) and then applies them; a write the journal refuses is
+// not applied (answered 507 or 503, see errors.ts). Replaying the journal on start goes through the same apply(), so
+// a restarted emulator holds exactly what the running one acknowledged. Decisions:
+// - Entry values over INLINE_MAX_BYTES live in files named by their SHA-256 under `<data>/values/`, written before
+//   the journal line that names them; smaller ones (most, counters and tombstones among them) stay inline in the
+//   line as base64, sparing a file each. The latest version's value is kept in memory (Get Entry reads no file);
+//   older versions' values are read from their files when asked for.
+// - Version retention (retention.ts) runs on a key when it is written and over every key in sweep() (periodically and
+//   when the clock moves). What it removes is journaled as a `drop` fact, so a restart replays the same history
+//   whatever its clock says; a value file is deleted once no version refers to it.
+// - apply() is idempotent (a version, log entry or asset version already there is skipped; versions are inserted in
+//   sequence order), as a compacted journal may hold a record twice (journal.ts).
+// - Old journals (every value inline) are read as they are; their large values move to files as they are loaded.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { Journal } from './journal';
+import { Blobs } from './blobs';
+import type { Clock } from './clock';
+import { ApiError, refusedWrite } from './errors';
+import { Journal, type JournalFault } from './journal';
+import { expiredVersions, mayExpire } from './retention';
 
 // ---- data stores ----
 
@@ -19,19 +34,25 @@ export interface VersionRec {
   id: string;
   seq: number;
   at: number;
+  /** When the next version was written (retention counts from it); undefined for the latest. */
+  until?: number;
   deleted: boolean;
-  value: Buffer; // empty for a tombstone
+  size: number;
+  /** The value's file under values/ (data folder, values over INLINE_MAX_BYTES). */
+  hash?: string;
+  /** The bytes (empty for a tombstone): always there for the latest version and inline values; else see content(). */
+  value?: Buffer;
   attrs?: string; // JSON object text, ASCII only
   uids: string; // JSON array text
-  /** Response headers for Get Entry / Get Version / 412, computed once. */
-  headers: Record<string, string>;
+  /** Response headers for Get Entry / Get Version / 412, made once the value has been seen. */
+  headers?: Record<string, string>;
   item: EntryVersionJson;
 }
 
 export interface EntryRec {
   key: string;
   createdAt: number;
-  /** Every write, oldest first; the last one is current. All versions are kept (no hourly merge, no expiry). */
+  /** The versions retention keeps, oldest first; the last one is current. */
   versions: VersionRec[];
 }
 
@@ -120,20 +141,31 @@ export interface OperationRec {
   error?: { code: number; message: string };
 }
 
+type DsFact = {
+  t: 'ds';
+  u: number;
+  store: string;
+  scope: string;
+  key: string;
+  seq: number;
+  at: number;
+  deleted: boolean;
+  /** Always given by a handler; absent when replayed from a file-backed line (`hash`, `size`). */
+  value?: Buffer;
+  hash?: string;
+  size?: number;
+  attrs?: string;
+  uids: string;
+  /** Written by compaction only, where replay would not derive them: the entry's and the data store's created
+   * times (on their first line), the time the version was superseded. */
+  c?: number;
+  sc?: number;
+  until?: number;
+};
+
 export type Fact =
-  | {
-      t: 'ds';
-      u: number;
-      store: string;
-      scope: string;
-      key: string;
-      seq: number;
-      at: number;
-      deleted: boolean;
-      value: Buffer;
-      attrs?: string;
-      uids: string;
-    }
+  | DsFact
+  | { t: 'drop'; u: number; store: string; scope: string; key: string; seqs: number[] }
   | { t: 'ban'; u: number; place?: number; user: number; r: Restriction }
   | { t: 'log'; u: number; log: LogRec }
   | { t: 'idem'; u: number; key: string; rec: IdemRec }
@@ -145,6 +177,19 @@ export type Fact =
 /** How long an idempotency key is remembered (and how old `firstSent` may be). */
 export const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
 
+/** Larger entry values go to files under values/. */
+const INLINE_MAX_BYTES = 1024;
+/** The journal is compacted once it is twice its compacted size and at least this large. */
+const COMPACT_MIN_BYTES = 1024 * 1024;
+const DROPS_PER_LINE = 500;
+
+export interface StoreFiles {
+  dataDir: string;
+  /** Whether the journal may still be replaced (this emulator holds the data folder's lock). */
+  mayReplace: () => boolean;
+  fault?: JournalFault;
+}
+
 export class Store {
   universes = new Map<number, Universe>();
   assets = new Map<string, AssetRec>();
@@ -155,29 +200,98 @@ export class Store {
   /** Highest numeric asset id. */
   lastAssetId = 0;
   private journal: Journal | undefined;
+  private values: Blobs | undefined;
+  private mayReplace: () => boolean = () => true;
+  /** How many versions refer to each value file. */
+  private readonly refs = new Map<string, number>();
+  /** While the journal is replayed: no retention, no value files read or removed. */
+  private loading = false;
 
-  constructor(private readonly entryHeaderPrefix: string) {}
+  constructor(
+    private readonly entryHeaderPrefix: string,
+    private readonly clock: Clock,
+    private readonly log: (line: string) => void,
+  ) {}
 
-  /** Loads and compacts the journal in `dataDir`; from then on every commit is appended to it. */
-  open(dataDir: string, warn: (line: string) => void): void {
-    const file = path.join(dataDir, 'journal.jsonl');
-    Journal.read(file, warn).forEach((line, i) => {
-      try {
-        for (const fact of line as Fact[]) this.apply(decode(fact));
-      } catch (err) {
-        warn(`journal: skipped record ${i + 1}: ${(err as Error).message}`);
-      }
-    });
-    this.journal = new Journal(file);
-    this.journal.rewrite(this.dump());
+  /** Loads the journal in `files.dataDir`; from then on every commit is appended to it. Compacts it in the background. */
+  async open(files: StoreFiles): Promise<void> {
+    this.values = Blobs.create(files.dataDir, 'values');
+    this.mayReplace = files.mayReplace;
+    this.loading = true;
+    try {
+      this.journal = await Journal.open(
+        path.join(files.dataDir, 'journal.jsonl'),
+        this.log,
+        (line, n) => {
+          try {
+            for (const fact of line as unknown[]) this.apply(this.decode(fact as Record<string, unknown>));
+          } catch (err) {
+            this.log(`journal: skipped record ${n}: ${(err as Error).message}`);
+          }
+        },
+        files.fault,
+      );
+    } finally {
+      this.loading = false;
+    }
+    this.loadLatestValues();
+    this.removeUnreferencedValues();
+    this.sweep();
+    void this.compact();
   }
 
+  /** Journals the facts, then applies them; throws an ApiError (507, 503) when the journal refuses them. */
   commit(facts: Fact[]): void {
-    this.journal?.append(JSON.stringify(facts.map(encode)));
+    if (this.journal) {
+      const put: string[] = [];
+      try {
+        for (const f of facts)
+          if (f.t === 'ds' && f.value && f.value.length > INLINE_MAX_BYTES)
+            put.push((f.hash = this.values!.put(f.value).hash));
+        this.journal.append(JSON.stringify(facts.map(encode)));
+      } catch (err) {
+        // Nothing of a refused write stays: the value files it wrote go, unless a version refers to them.
+        for (const hash of put) if (!this.refs.has(hash)) this.values!.remove(hash);
+        throw refusedWrite(err, this.journal.isBroken);
+      }
+    }
     for (const f of facts) this.apply(f);
+    const written = facts.filter((f): f is DsFact => f.t === 'ds');
+    if (written.length) this.expire(written);
   }
 
-  /** Forgets everything, the journal too. */
+  /** Applies retention to every key (periodically, and when the clock moves). */
+  sweep(): void {
+    const now = this.clock.now();
+    const drops: Fact[] = [];
+    for (const [u, store, scope, entry] of this.entries()) {
+      if (!mayExpire(entry.versions)) continue;
+      const seqs = expiredVersions(entry.versions, now);
+      if (seqs.length) drops.push({ t: 'drop', u: u.id, store: store.name, scope, key: entry.key, seqs });
+    }
+    for (let i = 0; i < drops.length; i += DROPS_PER_LINE) this.commitQuietly(drops.slice(i, i + DROPS_PER_LINE));
+  }
+
+  /** Compacts the journal when it has grown to twice its compacted size. */
+  compactIfGrown(): void {
+    const j = this.journal;
+    if (j && j.size > Math.max(COMPACT_MIN_BYTES, 2 * j.compactedSize)) void this.compact();
+  }
+
+  /** Rewrites the journal from the state (in slices, see journal.ts), then removes value files nothing refers to. */
+  async compact(): Promise<void> {
+    const j = this.journal;
+    if (!j || j.compacting || j.isBroken) return;
+    try {
+      if (await j.compact(this.dump(), this.mayReplace)) this.removeUnreferencedValues();
+      else if (j === this.journal && !this.mayReplace())
+        this.log('journal: not compacted, the data folder lock is gone');
+    } catch (err) {
+      this.log(`journal: compaction failed, the journal is kept as it was: ${(err as Error).message}`);
+    }
+  }
+
+  /** Forgets everything, the journal and the value files too. */
   reset(): void {
     this.universes.clear();
     this.assets.clear();
@@ -185,7 +299,9 @@ export class Store {
     this.seeded.clear();
     this.seq = 0;
     this.lastAssetId = 0;
-    this.journal?.rewrite([]);
+    this.refs.clear();
+    this.journal?.clear();
+    this.values?.wipe();
   }
 
   close(): void {
@@ -206,10 +322,55 @@ export class Store {
     return this.universes.get(u)?.stores.get(store)?.scopes.get(scope)?.entries.get(key);
   }
 
+  /** A version's value and response headers; an older version's value is read from its file. */
+  content(entry: EntryRec, v: VersionRec): { value: Buffer; headers: Record<string, string> } {
+    let value = v.value;
+    if (!value) {
+      try {
+        value = this.values!.read(v.hash!);
+      } catch {
+        throw new ApiError(500, `The value file of version ${v.id} is missing from the data folder.`);
+      }
+    }
+    return { value, headers: (v.headers ??= this.headers(entry, v, value)) };
+  }
+
+  private *entries(): Generator<[Universe, StoreRec, string, EntryRec]> {
+    for (const u of this.universes.values())
+      for (const store of u.stores.values())
+        for (const [scopeName, scope] of store.scopes)
+          for (const entry of scope.entries.values()) yield [u, store, scopeName, entry];
+  }
+
+  private commitQuietly(facts: Fact[]): void {
+    try {
+      this.commit(facts);
+    } catch (err) {
+      this.log(`could not record expired versions (tried again later): ${(err as Error).message}`);
+    }
+  }
+
+  /** Retention for the keys just written. */
+  private expire(written: DsFact[]): void {
+    const now = this.clock.now();
+    const drops: Fact[] = [];
+    const seen = new Set<EntryRec>();
+    for (const f of written) {
+      const entry = this.entry(f.u, f.store, f.scope, f.key);
+      if (!entry || seen.has(entry) || !mayExpire(entry.versions)) continue;
+      seen.add(entry);
+      const seqs = expiredVersions(entry.versions, now);
+      if (seqs.length) drops.push({ t: 'drop', u: f.u, store: f.store, scope: f.scope, key: f.key, seqs });
+    }
+    if (drops.length) this.commitQuietly(drops);
+  }
+
   private apply(f: Fact): void {
     switch (f.t) {
       case 'ds':
         return this.applyVersion(f);
+      case 'drop':
+        return this.applyDrop(f);
       case 'ban': {
         const u = this.universe(f.u);
         if (f.place === undefined) u.bans.set(f.user, f.r);
@@ -220,10 +381,13 @@ export class Store {
         }
         return;
       }
-      case 'log':
-        this.universe(f.u).logs.push(f.log);
+      case 'log': {
+        const logs = this.universe(f.u).logs;
+        const i = bySeq(logs, f.log.seq, (l) => l.seq);
+        if (logs[i]?.seq !== f.log.seq) logs.splice(i, 0, f.log);
         this.seq = Math.max(this.seq, f.log.seq);
         return;
+      }
       case 'idem':
         this.universe(f.u).idem.set(f.key, f.rec);
         return;
@@ -233,9 +397,11 @@ export class Store {
         this.lastAssetId = Math.max(this.lastAssetId, Number(f.a.id));
         return;
       }
-      case 'aver':
-        this.assets.get(f.id)?.versions.push(f.v);
+      case 'aver': {
+        const versions = this.assets.get(f.id)?.versions;
+        if (versions && versions.length < f.v.n) versions.push(f.v);
         return;
+      }
       case 'op':
         this.operations.set(f.op.id, f.op);
         return;
@@ -245,11 +411,11 @@ export class Store {
     }
   }
 
-  private applyVersion(f: Extract<Fact, { t: 'ds' }>): void {
+  private applyVersion(f: DsFact): void {
     const u = this.universe(f.u);
     let store = u.stores.get(f.store);
     if (!store) {
-      store = { name: f.store, createdAt: f.at, scopeNames: [], scopes: new Map() };
+      store = { name: f.store, createdAt: f.sc ?? f.at, scopeNames: [], scopes: new Map() };
       u.stores.set(f.store, store);
       insertSorted(u.storeNames, f.store);
     }
@@ -261,56 +427,169 @@ export class Store {
     }
     let entry = scope.entries.get(f.key);
     if (!entry) {
-      entry = { key: f.key, createdAt: f.at, versions: [] };
+      entry = { key: f.key, createdAt: f.c ?? f.at, versions: [] };
       scope.entries.set(f.key, entry);
       insertSorted(scope.keys, f.key);
     }
-    entry.versions.push(this.makeVersion(entry, f));
     this.seq = Math.max(this.seq, f.seq);
+    const versions = entry.versions;
+    const i = bySeq(versions, f.seq, (v) => v.seq);
+    if (versions[i]?.seq === f.seq) return;
+    const v = this.makeVersion(entry, f);
+    versions.splice(i, 0, v);
+    if (v.hash) this.refs.set(v.hash, (this.refs.get(v.hash) ?? 0) + 1);
+    const next = versions[i + 1];
+    if (next) {
+      v.until ??= next.at;
+      this.forgetValue(v);
+    } else if (i > 0) {
+      versions[i - 1].until ??= f.at;
+      this.forgetValue(versions[i - 1]);
+    }
   }
 
-  private makeVersion(entry: EntryRec, f: Extract<Fact, { t: 'ds' }>): VersionRec {
+  /** An older version's value is read from its file when asked for, not kept. */
+  private forgetValue(v: VersionRec): void {
+    if (v.hash) v.value = undefined;
+  }
+
+  private applyDrop(f: Extract<Fact, { t: 'drop' }>): void {
+    const store = this.universes.get(f.u)?.stores.get(f.store);
+    const scope = store?.scopes.get(f.scope);
+    const entry = scope?.entries.get(f.key);
+    if (!store || !scope || !entry) return;
+    const seqs = new Set(f.seqs);
+    const kept: VersionRec[] = [];
+    for (const v of entry.versions) {
+      if (!seqs.has(v.seq)) kept.push(v);
+      else if (v.hash) this.unref(v.hash);
+    }
+    if (kept.length === entry.versions.length) return;
+    entry.versions = kept;
+    if (kept.length) return this.loadValue(entry);
+    // Purged for good: the key goes, and its scope and data store when they hold nothing else.
+    scope.entries.delete(f.key);
+    scope.keys.splice(lowerBound(scope.keys, f.key), 1);
+    if (scope.entries.size) return;
+    store.scopes.delete(f.scope);
+    store.scopeNames.splice(lowerBound(store.scopeNames, f.scope), 1);
+    if (store.scopes.size) return;
+    const u = this.universes.get(f.u)!;
+    u.stores.delete(f.store);
+    u.storeNames.splice(lowerBound(u.storeNames, f.store), 1);
+  }
+
+  private unref(hash: string): void {
+    const n = (this.refs.get(hash) ?? 0) - 1;
+    if (n > 0) return void this.refs.set(hash, n);
+    this.refs.delete(hash);
+    // While replaying, a later line may name the same file again; what is left over is removed after the load.
+    if (!this.loading) this.values?.remove(hash);
+  }
+
+  /** Reads the latest version's value into memory (not while replaying: only the final latest ones are read). */
+  private loadValue(entry: EntryRec): void {
+    const v = entry.versions[entry.versions.length - 1];
+    if (this.loading || v.value) return;
+    v.value = this.values!.read(v.hash!);
+    v.headers ??= this.headers(entry, v, v.value);
+  }
+
+  /** After the replay: every latest value in memory. A version whose file is missing is left out (with a warning). */
+  private loadLatestValues(): void {
+    for (const [u, store, scope, entry] of this.entries()) {
+      for (;;) {
+        const v = entry.versions[entry.versions.length - 1];
+        try {
+          this.loadValue(entry);
+          break;
+        } catch {
+          this.log(
+            `journal: the value file of ${u.id}/${store.name}/${scope}/${entry.key} version ${v.id} is missing; that version is left out`,
+          );
+          this.applyDrop({ t: 'drop', u: u.id, store: store.name, scope, key: entry.key, seqs: [v.seq] });
+          if (!entry.versions.length) break;
+        }
+      }
+    }
+  }
+
+  private removeUnreferencedValues(): void {
+    if (!this.values) return;
+    for (const hash of this.values.list()) if (!this.refs.has(hash)) this.values.remove(hash);
+  }
+
+  private makeVersion(entry: EntryRec, f: DsFact): VersionRec {
     const id = versionId(entry.createdAt, f.seq, f.at);
-    const p = this.entryHeaderPrefix;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'content-length': String(f.value.length),
-      'content-md5': createHash('md5').update(f.value).digest('base64'),
-      [`${p}-entry-version`]: id,
-      [`${p}-entry-created-time`]: dotnetTime(entry.createdAt),
-      [`${p}-entry-version-created-time`]: dotnetTime(f.at),
-      [`${p}-entry-userids`]: f.uids,
-    };
-    // Attributes are sent only when the version has some; user ids always (an empty list is "[]").
-    if (f.attrs !== undefined) headers[`${p}-entry-attributes`] = f.attrs;
-    return {
+    const size = f.value?.length ?? f.size ?? 0;
+    const v: VersionRec = {
       id,
       seq: f.seq,
       at: f.at,
+      until: f.until,
       deleted: f.deleted,
+      size,
+      hash: f.hash,
       value: f.value,
       attrs: f.attrs,
       uids: f.uids,
-      headers,
       item: {
         version: id,
         deleted: f.deleted,
-        contentLength: f.value.length,
+        contentLength: size,
         createdTime: new Date(f.at).toISOString(),
         objectCreatedTime: new Date(entry.createdAt).toISOString(),
       },
     };
+    if (v.value) v.headers = this.headers(entry, v, v.value);
+    return v;
   }
 
-  /** The whole state as facts, one per line: what compaction writes. */
+  private headers(entry: EntryRec, v: VersionRec, value: Buffer): Record<string, string> {
+    const p = this.entryHeaderPrefix;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(value.length),
+      'content-md5': createHash('md5').update(value).digest('base64'),
+      [`${p}-entry-version`]: v.id,
+      [`${p}-entry-created-time`]: dotnetTime(entry.createdAt),
+      [`${p}-entry-version-created-time`]: dotnetTime(v.at),
+      [`${p}-entry-userids`]: v.uids,
+    };
+    // Attributes are sent only when the version has some; user ids always (an empty list is "[]").
+    if (v.attrs !== undefined) headers[`${p}-entry-attributes`] = v.attrs;
+    return headers;
+  }
+
+  /** A journal record as a fact. Large inline values of old journals move to files here. */
+  private decode(raw: Record<string, unknown>): Fact {
+    if (raw.t !== 'ds') return raw as Fact;
+    const f = { ...raw, value: typeof raw.value === 'string' ? Buffer.from(raw.value, 'base64') : undefined } as DsFact;
+    if (f.hash !== undefined && !/^[0-9a-f]{64}$/.test(f.hash)) throw new Error(`bad value hash ${f.hash}`);
+    if (f.value && f.value.length > INLINE_MAX_BYTES && this.values) {
+      try {
+        f.hash = this.values.put(f.value).hash;
+        f.value = undefined;
+      } catch (err) {
+        this.log(`journal: a large value stays in memory, its file could not be written: ${(err as Error).message}`);
+      }
+    }
+    if (!f.value && f.hash === undefined) throw new Error('a version without a value');
+    return f;
+  }
+
+  /** The whole state as facts, one per line: what compaction writes. Each entry's versions are copied as it is reached. */
   private *dump(): Generator<string> {
     const line = (f: Fact): string => JSON.stringify([encode(f)]);
     for (const name of this.seeded) yield line({ t: 'seeded', name });
     for (const u of this.universes.values()) {
       for (const store of u.stores.values()) {
+        let storeCreated: number | undefined = store.createdAt;
         for (const [scopeName, scope] of store.scopes) {
           for (const entry of scope.entries.values()) {
-            for (const v of entry.versions) {
+            const versions = [...entry.versions];
+            for (let i = 0; i < versions.length; i++) {
+              const v = versions[i];
               yield line({
                 t: 'ds',
                 u: u.id,
@@ -320,10 +599,16 @@ export class Store {
                 seq: v.seq,
                 at: v.at,
                 deleted: v.deleted,
-                value: v.value,
+                value: v.hash ? undefined : v.value,
+                hash: v.hash,
+                size: v.size,
                 attrs: v.attrs,
                 uids: v.uids,
+                c: i === 0 ? unlessDerived(entry.createdAt, v.at) : undefined,
+                sc: unlessDerived(storeCreated, v.at),
+                until: unlessDerived(v.until, versions[i + 1]?.at),
               });
+              storeCreated = undefined;
             }
           }
         }
@@ -333,7 +618,7 @@ export class Store {
         for (const [user, r] of bans) yield line({ t: 'ban', u: u.id, place, user, r });
       }
       for (const log of u.logs) yield line({ t: 'log', u: u.id, log });
-      const now = Date.now();
+      const now = this.clock.now();
       for (const [key, rec] of u.idem) if (now - rec.at < IDEMPOTENCY_MS) yield line({ t: 'idem', u: u.id, key, rec });
     }
     for (const { versions, ...meta } of this.assets.values()) {
@@ -344,13 +629,29 @@ export class Store {
   }
 }
 
-// Values are bytes; in the journal they are base64.
+/** A time replay cannot derive from the lines themselves (what it came from may have been thinned), else undefined. */
+const unlessDerived = (t: number | undefined, derived: number | undefined): number | undefined =>
+  t !== derived ? t : undefined;
+
+// A value in a file is named by its hash and size; an inline one is base64.
 function encode(f: Fact): unknown {
-  return f.t === 'ds' ? { ...f, value: f.value.toString('base64') } : f;
+  if (f.t !== 'ds') return f;
+  const { value, ...rest } = f;
+  return f.hash
+    ? { ...rest, size: f.size ?? value?.length }
+    : { ...rest, size: undefined, value: value!.toString('base64') };
 }
 
-function decode(f: Fact): Fact {
-  return f.t === 'ds' ? { ...f, value: Buffer.from(f.value as unknown as string, 'base64') } : f;
+/** Index of the first item whose sequence number is >= seq. */
+function bySeq<T>(list: T[], seq: number, of: (item: T) => number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (of(list[mid]) < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function insertSorted(list: string[], item: string): void {

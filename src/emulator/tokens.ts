@@ -6,7 +6,8 @@ import * as path from 'node:path';
  * Page cursors and page tokens: `<base64url position JSON>.<base64url HMAC>`. The MAC covers the kind of list and
  * the request's identifying parameters (store, scope, prefix, filter...) as well as the position, so a forged or
  * edited token, or one replayed against another query, fails to verify. The secret lives in `<data>/secret` when
- * there is a data dir (tokens survive restarts), otherwise it is random per process.
+ * there is a data dir (tokens survive restarts), otherwise it is random per process. It is written whole (a
+ * temporary file renamed into place, readable by this user only), so a crash never leaves half a secret.
  */
 export class Tokens {
   private constructor(private readonly secret: Buffer) {}
@@ -17,7 +18,10 @@ export class Tokens {
     const saved = fs.existsSync(file) ? Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex') : Buffer.alloc(0);
     if (saved.length === 32) return new Tokens(saved);
     const secret = randomBytes(32);
-    fs.writeFileSync(file, secret.toString('hex'), { mode: 0o600 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.rmSync(tmp, { force: true }); // a leftover would keep its own mode
+    fs.writeFileSync(tmp, secret.toString('hex'), { mode: 0o600 });
+    fs.renameSync(tmp, file);
     return new Tokens(secret);
   }
 

@@ -6,6 +6,7 @@ import type { Log } from '../core/log';
 import { reason } from '../core/errors';
 import { settings } from '../core/settings';
 import type { Ui } from '../core/ui';
+import { copySandboxAddress } from './commands/copySandboxAddress';
 import { resetSandbox } from './commands/resetSandbox';
 import { startSandbox } from './commands/startSandbox';
 import { stopSandbox } from './commands/stopSandbox';
@@ -30,7 +31,12 @@ export function activateSandbox(deps: {
     sandbox,
     disposables: [
       sandbox,
-      ...registerCommands({ ui, log, sandbox, startOnDemand }, [startSandbox, stopSandbox, resetSandbox]),
+      ...registerCommands({ ui, log, sandbox, startOnDemand }, [
+        startSandbox,
+        stopSandbox,
+        resetSandbox,
+        copySandboxAddress,
+      ]),
     ],
   };
 }

@@ -69,9 +69,10 @@ describe('control endpoints', () => {
     gatewayError(await control('GET', 'nothing'), 404);
   });
 
-  it('logs requests (path and status) and resets everything', async () => {
+  it('logs requests (path and status); reset wipes them and every change, and brings the seed back', async () => {
+    assert.equal((await call(emu.url, 'DELETE', ENTRY, { query: entry('Settings', 'GameConfig') })).status, 204);
     await control('POST', 'reset');
-    await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'GameConfig') });
+    await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'NoSuchKey') });
     await call(emu.url, 'GET', '/nope');
     const { requests } = (await control('GET', 'requests')).json;
     assert.deepEqual(
@@ -81,8 +82,8 @@ describe('control endpoints', () => {
         ['GET', '/nope', 404],
       ],
     );
-    assert.match(requests[0].query, /entryKey=GameConfig/);
-    assert.deepEqual((await call(emu.url, 'GET', DS())).json.datastores, []);
+    assert.match(requests[0].query, /entryKey=NoSuchKey/);
+    assert.equal((await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'GameConfig') })).status, 200);
   });
 
   it('is absent unless enabled', async () => {

@@ -68,3 +68,24 @@ describe('demo seed', () => {
     }
   });
 });
+
+describe('reset of a seeded emulator', () => {
+  it('brings the seed back: the Local Sandbox resets to its demo data, changes gone', async () => {
+    const seeded = await start({ seed: 'demo', control: true });
+    try {
+      const at = entry('Leaderboard', 'Player_10001');
+      const demo = (await call(seeded.url, 'GET', ENTRY, { query: at })).text;
+      assert.equal((await call(seeded.url, 'POST', ENTRY, { query: at, body: '-1' })).status, 200);
+      assert.equal(
+        (await call(seeded.url, 'POST', ENTRY, { query: entry('Leaderboard', 'Added'), body: '5' })).status,
+        200,
+      );
+      assert.equal((await call(seeded.url, 'GET', ENTRY, { query: at })).text, '-1');
+      assert.equal((await call(seeded.url, 'POST', '/_emulator/reset', { key: null })).status, 200);
+      assert.equal((await call(seeded.url, 'GET', ENTRY, { query: at })).text, demo);
+      assert.equal((await call(seeded.url, 'GET', ENTRY, { query: entry('Leaderboard', 'Added') })).status, 404);
+    } finally {
+      await seeded.close();
+    }
+  });
+});

@@ -19,7 +19,9 @@ import {
   ensureTools,
   makeRunDir,
   startCodeServer,
+  stopSandboxEmulators,
   writeUserSettings,
+  type RunDirs,
   type RunningCodeServer,
   type Tools,
 } from '../../scripts/code-server';
@@ -79,9 +81,10 @@ async function startServer(tools: Tools, name: string, settings: Record<string, 
   return { dirs, server };
 }
 
-async function stopServer(server: RunningCodeServer): Promise<void> {
+async function stopServer(server: RunningCodeServer, dirs: RunDirs): Promise<void> {
   await server.stop();
   servers.delete(server);
+  await stopSandboxEmulators(dirs);
 }
 
 /** A codeAutomationLog message is the JSON of the console call's arguments; back to one string. */
@@ -168,7 +171,7 @@ async function runSuite(tools: Tools, b: Browser, indexJs: string): Promise<bool
   }
   const ok = result !== undefined && result.failed === 0 && exitCode === 0;
   if (!ok) say(`suite logs kept in ${dirs.root} (code-server.log, workbench.log, browser-console.log, ud/logs)`);
-  await stopServer(server);
+  await stopServer(server, dirs);
   if (ok && !args.has('--keep')) fs.rmSync(dirs.root, { recursive: true, force: true });
   return ok;
 }
@@ -200,7 +203,7 @@ async function runUi(tools: Tools, b: Browser): Promise<void> {
     }
   }
   if (!allOk) say(`ui logs kept in ${dirs.root}`);
-  await stopServer(server);
+  await stopServer(server, dirs);
   if (allOk && !args.has('--keep')) fs.rmSync(dirs.root, { recursive: true, force: true });
 }
 

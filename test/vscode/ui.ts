@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
 import { entriesUiTest } from './entriesUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
+import { sandboxUiTest } from './sandboxUi';
 import type { UiTest } from './workbench';
 
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
@@ -53,4 +54,5 @@ export const UI_TESTS: UiTest[] = [
   },
   restrictionLogUiTest(RESULTS_DIR),
   entriesUiTest(RESULTS_DIR),
+  sandboxUiTest(RESULTS_DIR),
 ];

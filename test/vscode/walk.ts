@@ -199,7 +199,37 @@ async function entries(w: Walker): Promise<void> {
   await w.shot('after-reload');
 }
 
-const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries };
+/** The sandbox shared by windows: its address and key from the palette, a second window, a reload. */
+async function sandbox(w: Walker): Promise<void> {
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  const address = await w.wb.treeRowDescription('Local Sandbox');
+  await w.row('Local Sandbox').hover();
+  await w.pause(1500);
+  await w.shot('tooltip');
+  await w.palette('Universe Explorer: Copy Sandbox Address and Key');
+  await w.pause();
+  await w.shot('copy-pick');
+  await w.pick('curl Command');
+  await w.pause();
+  await w.shot('copied');
+  const second = new Walker(await w.wb.another(), `${w.name}-second`);
+  try {
+    await second.wb.openViewContainer('Universes');
+    await second.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await second.wb.treeRowDescription('Local Sandbox')) !== address) throw new Error('two sandboxes');
+    await second.shot('second-window');
+  } finally {
+    await second.wb.close();
+  }
+  await w.wb.reload();
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await w.wb.treeRowDescription('Local Sandbox')) !== address) throw new Error('the address changed');
+  await w.shot('after-reload');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox };
 
 async function main(): Promise<void> {
   const chosen = args.filter((a) => !a.startsWith('http'));

@@ -86,6 +86,20 @@ export class Workbench {
     return new Workbench(page);
   }
 
+  /** A second window of the same workbench (another browser page on the same folder). */
+  async another(): Promise<Workbench> {
+    const browser = this.page.context().browser();
+    if (!browser) throw new Error('the page has no browser');
+    const wb = await Workbench.open(browser, this.page.url());
+    await wb.activityBar().waitFor({ state: 'visible', timeout: 60_000 });
+    return wb;
+  }
+
+  /** The description a tree row shows next to its label. */
+  async treeRowDescription(label: string): Promise<string> {
+    return (await this.treeRow(label).locator('.label-description').first().textContent()) ?? '';
+  }
+
   /** Waits until the workbench is restored (the smoke-test driver's own signal) and the activity bar shows. */
   async waitReady(timeoutMs = 60_000): Promise<void> {
     await this.page.waitForFunction(

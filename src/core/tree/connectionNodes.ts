@@ -20,7 +20,11 @@ export class ConnectionNode implements TreeNode {
     const c = this.connection;
     const item = new vscode.TreeItem(c.name, vscode.TreeItemCollapsibleState.Expanded);
     item.description = c.baseUrl;
-    item.tooltip = `${c.name}\n${c.baseUrl}\nUniverses: ${c.universes.map((u) => u.id).join(', ') || 'none'}`;
+    item.tooltip = [
+      c.name,
+      c.details ?? c.baseUrl,
+      `Universes: ${c.universes.map((u) => u.id).join(', ') || 'none'}`,
+    ].join('\n');
     item.iconPath = new vscode.ThemeIcon(c.sandbox ? 'beaker' : 'plug');
     item.contextValue = c.sandbox ? 'connection.sandbox' : 'connection';
     return item;

@@ -5,7 +5,7 @@ export const resetSandbox: SandboxCommand = {
   failure: 'reset the Local Sandbox',
   async run(ctx) {
     const answer = await ctx.ui.warn(
-      'Reset the Local Sandbox? Every change made in it is lost and the demo data is loaded again.',
+      'Reset the Local Sandbox? Every change made in it is lost, in every window, and the demo data is loaded again.',
       { modal: true },
       'Reset',
     );

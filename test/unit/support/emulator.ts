@@ -55,9 +55,15 @@ export class TestEmulator {
     await this.control('DELETE', 'faults');
   }
 
-  /** Wipes state, faults and the request log. */
+  /** Wipes state, faults and the request log, and puts the clock back where it started. */
   async reset(): Promise<void> {
     await this.control('POST', 'reset');
+  }
+
+  /** Moves the emulator's clock forward (retention runs at once); returns its new time. */
+  async advanceClock(ms: number): Promise<string> {
+    const { now } = (await this.control('POST', 'clock', { advanceMs: ms })) as { now: string };
+    return now;
   }
 
   async requests(filter: { method?: string; path?: string } = {}): Promise<SeenByEmulator[]> {

@@ -209,6 +209,32 @@ suite('extension shell', () => {
     assert.deepEqual(ctx.assets.list(connection.id), []);
     assert.equal(ctx.assets.creator(connection.id), undefined);
   });
+  test('Copy Sandbox Address and Key gives what a terminal needs to reach the sandbox', async () => {
+    await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    const sandbox = ctx.connections.get('sandbox');
+    assert.ok(sandbox);
+    const copy = async (what: string) => {
+      const ui = new ScriptedUi().on('pick', /^Copy from the Local Sandbox/, what);
+      ctx.ui = ui;
+      await vscode.commands.executeCommand('universeExplorer.copySandboxAddress');
+      return ui.copied[0];
+    };
+    assert.equal(await copy('Address'), sandbox.baseUrl);
+    const key = await copy('API Key');
+    const curl = await copy('curl Command');
+    assert.equal(
+      curl,
+      `curl -H "x-api-key: ${key}" ${sandbox.baseUrl}/datastores/v1/universes/123456/standard-datastores`,
+    );
+    // The key works from outside the editor, as a terminal would use it.
+    const res = await fetch(`${sandbox.baseUrl}/datastores/v1/universes/123456/standard-datastores`, {
+      headers: { 'x-api-key': key },
+    });
+    assert.equal(res.status, 200);
+    const tooltip = String((await ctx.tree.getChildren())[0].item().tooltip);
+    assert.ok(tooltip.includes(sandbox.baseUrl) && tooltip.includes(key), tooltip);
+  });
+
   test('Reset Local Sandbox asks first, then brings the demo data back', async () => {
     await vscode.commands.executeCommand('universeExplorer.startSandbox');
     const client = await ctx.connections.client('sandbox');

@@ -1,0 +1,36 @@
+// Version retention, as the live service documents it (reference 3.9, 3.7), applied per key:
+// - One kept version per UTC hour: the hour's last write. Earlier writes of that hour are thinned only once the hour
+//   ended more than an hour ago, so a client still lists each version it just wrote.
+// - A superseded version expires 30 days after it was superseded (the time of the next write to the key, kept as
+//   `until`); the latest never expires.
+// - A key whose latest version is a tombstone is purged for good 30 days after the delete.
+export const HOUR_MS = 60 * 60 * 1000;
+export const KEEP_MS = 30 * 24 * HOUR_MS;
+
+export interface Dated {
+  seq: number;
+  at: number;
+  until?: number;
+  deleted: boolean;
+}
+
+/** The sequence numbers of the versions the rule removes at `now` (all of them for a purged key); oldest first. */
+export function expiredVersions(versions: readonly Dated[], now: number): number[] {
+  const last = versions.length - 1;
+  if (last < 0) return [];
+  const latest = versions[last];
+  if (latest.deleted && now - latest.at >= KEEP_MS) return versions.map((v) => v.seq);
+  const out: number[] = [];
+  for (let i = 0; i < last; i++) {
+    const v = versions[i];
+    const hour = Math.floor(v.at / HOUR_MS);
+    const thinned = hour === Math.floor(versions[i + 1].at / HOUR_MS) && now - (hour + 1) * HOUR_MS > HOUR_MS;
+    const expired = v.until !== undefined && now - v.until >= KEEP_MS;
+    if (thinned || expired) out.push(v.seq);
+  }
+  return out;
+}
+
+/** Whether a key may have something to remove (most have one live version and never do). */
+export const mayExpire = (versions: readonly Dated[]): boolean =>
+  versions.length > 1 || (versions.length === 1 && versions[0].deleted);
