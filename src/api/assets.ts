@@ -3,8 +3,8 @@ import { createReadStream, promises as fsp } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type FormDataType from 'form-data';
-import { OperationFailedError, OperationTimeoutError } from './errors';
-import { jsonBody, seg, sleep, type CallOptions, type StreamBody, type Transport } from './http';
+import { ApiError, OperationFailedError, OperationTimeoutError } from './errors';
+import { jsonBody, seg, sleep, type CallOptions, type RequestSpec, type StreamBody, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
 import {
   AssetSchema,
@@ -16,6 +16,7 @@ import {
   type Asset,
   type AssetVersion,
   type Operation,
+  type OperationStatus,
 } from './schemas';
 
 export type AssetType = 'Audio' | 'Decal' | 'Image' | 'Model' | 'Animation' | 'Video';
@@ -154,7 +155,7 @@ export class AssetsApi {
         method: 'POST',
         path: '/assets/v1/assets',
         body: () => multipart(args.request, args.file),
-        idempotent: false,
+        retry: 'never',
         signal: opts.signal,
       },
       OperationSchema,
@@ -168,7 +169,7 @@ export class AssetsApi {
         method: 'GET',
         path: this.assetPath(args.assetId),
         query: { readMask: args.readMask },
-        idempotent: true,
+        retry: 'idempotent',
         signal: opts.signal,
       },
       assetSchemaFor(String(args.assetId)),
@@ -181,12 +182,12 @@ export class AssetsApi {
     opts: CallOptions = {},
   ): Promise<Operation> {
     const assetId = String(args.assetId);
-    const spec = {
-      method: 'PATCH' as const,
+    const spec: RequestSpec = {
+      method: 'PATCH',
       path: this.assetPath(assetId),
       query: { updateMask: args.updateMask },
       body: () => multipart({ ...args.request, assetId }, args.file),
-      idempotent: args.file === undefined,
+      retry: args.file === undefined ? 'idempotent' : 'never',
       signal: opts.signal,
     };
     const res = await this.http.request(spec);
@@ -194,25 +195,37 @@ export class AssetsApi {
   }
 
   async archive(args: { assetId: string | number }, opts: CallOptions = {}): Promise<Asset> {
-    return this.stateChange(args.assetId, ':archive', opts);
+    return this.stateChange(args.assetId, ':archive', 'Archived', opts);
   }
 
   async restore(args: { assetId: string | number }, opts: CallOptions = {}): Promise<Asset> {
-    return this.stateChange(args.assetId, ':restore', opts);
+    return this.stateChange(args.assetId, ':restore', 'Active', opts);
   }
 
-  private stateChange(assetId: string | number, verb: string, opts: CallOptions): Promise<Asset> {
-    return this.http.json(
-      {
-        method: 'POST',
-        path: this.assetPath(assetId, verb),
-        headers: { 'content-type': 'application/json' },
-        body: Buffer.alloc(0),
-        idempotent: true,
-        signal: opts.signal,
-      },
-      AssetSchema,
-    );
+  /**
+   * Archive or Restore. When a retry is refused after an attempt whose answer was lost, and the asset now is in the
+   * state asked for, that attempt did it: the asset is returned as it is now.
+   */
+  private async stateChange(assetId: string | number, verb: string, state: string, opts: CallOptions): Promise<Asset> {
+    try {
+      return await this.http.json(
+        {
+          method: 'POST',
+          path: this.assetPath(assetId, verb),
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.alloc(0),
+          retry: 'idempotent',
+          signal: opts.signal,
+        },
+        AssetSchema,
+      );
+    } catch (error) {
+      const refused = error instanceof ApiError && error.afterLostAnswer && [400, 409, 412].includes(error.status ?? 0);
+      if (!refused) throw error;
+      const asset = await this.get({ assetId }, opts);
+      if (asset.state !== state) throw error;
+      return asset;
+    }
   }
 
   async getVersion(
@@ -223,7 +236,7 @@ export class AssetsApi {
       {
         method: 'GET',
         path: this.assetPath(args.assetId, `/versions/${seg(args.versionNumber)}`),
-        idempotent: true,
+        retry: 'idempotent',
         signal: opts.signal,
       },
       AssetVersionSchema,
@@ -240,7 +253,7 @@ export class AssetsApi {
           method: 'GET',
           path: this.assetPath(args.assetId, '/versions'),
           query: { maxPageSize: args.maxPageSize, pageToken },
-          idempotent: true,
+          retry: 'idempotent',
           signal: opts.signal,
         },
         ListAssetVersionsSchema,
@@ -249,6 +262,7 @@ export class AssetsApi {
     }, args.pageToken);
   }
 
+  /** Each rollback adds a version, so it is sent again only after an answer that says it was not applied. */
   async rollback(
     args: { assetId: string | number; versionNumber: string | number },
     opts: CallOptions = {},
@@ -258,11 +272,21 @@ export class AssetsApi {
         method: 'POST',
         path: this.assetPath(args.assetId, '/versions:rollback'),
         ...jsonBody({ assetVersion: `assets/${args.assetId}/versions/${args.versionNumber}` }),
-        idempotent: true,
+        retry: 'unapplied',
         signal: opts.signal,
       },
       AssetVersionSchema,
     );
+  }
+
+  /** An operation's error as an error message may show it: the API key hidden, its text on one line and short. */
+  private cleanStatus(status: OperationStatus): OperationStatus {
+    const { code, message } = status;
+    return {
+      ...this.http.redact(status),
+      code: typeof code === 'string' ? this.http.serviceText(code, 100) : code,
+      message: this.http.serviceText(message),
+    };
   }
 
   /** `operationId` may be the bare id or the Operation's `path` (`operations/<id>`). */
@@ -271,7 +295,7 @@ export class AssetsApi {
       {
         method: 'GET',
         path: `/assets/v1/operations/${seg(operationIdOf(args.operationId))}`,
-        idempotent: true,
+        retry: 'idempotent',
         signal: opts.signal,
       },
       OperationSchema,
@@ -301,7 +325,7 @@ export class AssetsApi {
         await sleep(delay, until);
         current = await poll();
       }
-      if (current.error) throw new OperationFailedError(current.path, current.error);
+      if (current.error) throw new OperationFailedError(current.path, this.cleanStatus(current.error));
       return current;
     } catch (err) {
       if (deadline.signal.aborted && !signal?.aborted) {

@@ -1,6 +1,7 @@
 // Standard data stores (v1): data stores, entries, entry versions.
 import { createHash } from 'node:crypto';
-import { NotFoundError } from './errors';
+import { isDeepStrictEqual } from 'node:util';
+import { NotFoundError, PreconditionFailedError } from './errors';
 import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
 import { entryMetadataFromHeaders } from './read';
@@ -80,6 +81,9 @@ export interface ListEntryVersionsArgs extends EntryArgs {
   cursor?: string;
 }
 
+/** The most of an entry read: a value is at most 4 MiB, with room for what a service might add. */
+export const MAX_ENTRY_BYTES = 4.5 * 1024 * 1024;
+
 /** JSON for a header: non-ASCII escaped as \uXXXX so the value stays a valid header and the same JSON. */
 function jsonHeaderValue(value: unknown): string {
   return JSON.stringify(value).replace(
@@ -109,7 +113,7 @@ export class DataStoresApi {
 
   /** Get Entry, Get Entry Version and Increment answer with the value as the body and metadata in headers. */
   private async readEntry(spec: RequestSpec): Promise<Entry> {
-    const res = await this.http.request(spec);
+    const res = await this.http.request({ ...spec, maxBodyBytes: MAX_ENTRY_BYTES });
     if (res.status === 204) {
       throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
     }
@@ -131,7 +135,7 @@ export class DataStoresApi {
             method: 'GET',
             path: this.path(args.universeId),
             query: { prefix: args.prefix, limit: args.limit, cursor },
-            idempotent: true,
+            retry: 'idempotent',
             signal: opts.signal,
           },
           ListDataStoresSchema,
@@ -160,7 +164,7 @@ export class DataStoresApi {
               cursor,
               limit: args.limit,
             },
-            idempotent: true,
+            retry: 'idempotent',
             signal: opts.signal,
           },
           ListEntriesSchema,
@@ -178,47 +182,72 @@ export class DataStoresApi {
       method: 'GET',
       path: this.path(args.universeId, '/datastore/entries/entry'),
       query: this.entryQuery(args),
-      idempotent: true,
+      retry: 'idempotent',
       signal: opts.signal,
     });
   }
 
-  /** Sends `raw` byte for byte when given, else JSON of `value`. Retried only with matchVersion (a repeat cannot apply twice). */
+  /**
+   * Sends `raw` byte for byte when given, else JSON of `value`. Retried only with matchVersion (a repeat cannot apply
+   * twice); when a retry meets a 412 whose current entry is exactly this write (same bytes and metadata), the lost
+   * answer was its success, and the version the 412 describes is returned.
+   */
   async setEntry(args: SetEntryArgs, opts: CallOptions = {}): Promise<EntryVersion> {
     if (args.raw === undefined && args.value === undefined) {
       throw new TypeError('setEntry needs a value or raw JSON bytes');
     }
     const body = args.raw === undefined ? Buffer.from(JSON.stringify(args.value), 'utf8') : Buffer.from(args.raw);
-    return this.http.json(
-      {
-        method: 'POST',
-        path: this.path(args.universeId, '/datastore/entries/entry'),
-        query: {
-          ...this.entryQuery(args),
-          matchVersion: args.matchVersion,
-          exclusiveCreate: args.exclusiveCreate,
+    const md5 = createHash('md5').update(body).digest('base64');
+    try {
+      return await this.http.json(
+        {
+          method: 'POST',
+          path: this.path(args.universeId, '/datastore/entries/entry'),
+          query: {
+            ...this.entryQuery(args),
+            matchVersion: args.matchVersion,
+            exclusiveCreate: args.exclusiveCreate,
+          },
+          headers: { 'content-type': 'application/json', 'content-md5': md5, ...this.metadataHeaders(args) },
+          body,
+          retry: args.matchVersion === undefined ? 'never' : 'idempotent',
+          signal: opts.signal,
         },
-        headers: {
-          'content-type': 'application/json',
-          'content-md5': createHash('md5').update(body).digest('base64'),
-          ...this.metadataHeaders(args),
-        },
-        body,
-        idempotent: args.matchVersion !== undefined,
-        signal: opts.signal,
-      },
-      EntryVersionSchema,
-    );
+        EntryVersionSchema,
+      );
+    } catch (error) {
+      const saved = error instanceof PreconditionFailedError && error.afterLostAnswer ? error.current : undefined;
+      if (
+        saved?.contentMd5 !== md5 ||
+        saved.versionCreatedTime === undefined ||
+        !isDeepStrictEqual(saved.attributes, args.attributes ?? {}) ||
+        !isDeepStrictEqual(saved.userIds, args.userIds ?? [])
+      ) {
+        throw error;
+      }
+      return {
+        version: saved.version,
+        deleted: false,
+        contentLength: body.length,
+        createdTime: saved.versionCreatedTime,
+        objectCreatedTime: saved.createdTime,
+      };
+    }
   }
 
+  /** A retry that finds no entry after an attempt whose answer was lost: that attempt deleted it. */
   async deleteEntry(args: EntryArgs, opts: CallOptions = {}): Promise<void> {
-    await this.http.request({
-      method: 'DELETE',
-      path: this.path(args.universeId, '/datastore/entries/entry'),
-      query: this.entryQuery(args),
-      idempotent: true,
-      signal: opts.signal,
-    });
+    try {
+      await this.http.request({
+        method: 'DELETE',
+        path: this.path(args.universeId, '/datastore/entries/entry'),
+        query: this.entryQuery(args),
+        retry: 'idempotent',
+        signal: opts.signal,
+      });
+    } catch (error) {
+      if (!(error instanceof NotFoundError && error.afterLostAnswer)) throw error;
+    }
   }
 
   /** Never retried: a repeat after a lost answer would add twice. */
@@ -229,7 +258,7 @@ export class DataStoresApi {
       query: { ...this.entryQuery(args), incrementBy: args.incrementBy },
       headers: this.metadataHeaders(args),
       body: Buffer.alloc(0),
-      idempotent: false,
+      retry: 'never',
       signal: opts.signal,
     });
   }
@@ -239,7 +268,7 @@ export class DataStoresApi {
       method: 'GET',
       path: this.path(args.universeId, '/datastore/entries/entry/versions/version'),
       query: { ...this.entryQuery(args), versionId: args.versionId },
-      idempotent: true,
+      retry: 'idempotent',
       signal: opts.signal,
     });
   }
@@ -259,7 +288,7 @@ export class DataStoresApi {
               limit: args.limit,
               cursor,
             },
-            idempotent: true,
+            retry: 'idempotent',
             signal: opts.signal,
           },
           ListEntryVersionsSchema,

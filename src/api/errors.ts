@@ -15,6 +15,11 @@ export class ApiError extends Error {
   readonly code?: string;
   readonly details?: unknown;
   readonly retryAfterMs?: number;
+  /**
+   * True when an earlier attempt of this call may have been applied by the service (its answer was lost, or was an
+   * error that does not say it was not applied), so this error may describe the state that attempt left.
+   */
+  afterLostAnswer = false;
 
   constructor(message: string, init: ApiErrorInit = {}) {
     super(message);
@@ -49,8 +54,13 @@ export class ServerError extends ApiError {
 export class NetworkError extends ApiError {
   override name = 'NetworkError';
 }
+/** The call did not finish within the client's timeout (its whole answer, not each piece of it). */
 export class TimeoutError extends ApiError {
   override name = 'TimeoutError';
+}
+/** The answer was larger than the client reads for this call; the rest was not read and the connection closed. */
+export class ResponseTooLargeError extends ApiError {
+  override name = 'ResponseTooLargeError';
 }
 
 /** 412 from Set Entry: matchVersion did not match, or exclusiveCreate hit an existing key. */
@@ -156,7 +166,7 @@ export function parseErrorBody(body: Buffer): ErrorBody {
   try {
     json = JSON.parse(text);
   } catch {
-    return { message: text ? text.slice(0, 300) : undefined };
+    return { message: text || undefined };
   }
   // A JSON value that is not an object is no error body (a 412 from Set Entry carries the current value).
   if (!isRecord(json)) return {};

@@ -1,5 +1,7 @@
 // The one transport of the client: base URL, x-api-key, timeouts, retries with backoff and retry-after,
-// x-ratelimit-* reading, logging, and mapping every failure to a typed error.
+// x-ratelimit-* reading, logging, and mapping every failure to a typed error. What the service sends is bounded:
+// each answer must arrive whole within the timeout and within a size limit, and its text reaches errors and logs
+// only with the API key hidden, on one line, cut short.
 import { randomInt } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
@@ -13,9 +15,11 @@ import {
   parseErrorBody,
   PreconditionFailedError,
   ResponseShapeError,
+  ResponseTooLargeError,
   TimeoutError,
 } from './errors';
 import { entryMetadataFromHeaders, parseShape } from './read';
+import { oneLine, Redactor } from './redact';
 import type { Headers, Schema } from './schemas';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -33,6 +37,16 @@ export interface StreamBody {
   dispose(): void;
 }
 
+/**
+ * When a request is sent again: `idempotent` after a 429, a 5xx or a dropped connection (a repeat changes nothing);
+ * `unapplied` only after an answer that says the service did not apply it (429, or 503 with retry-after) or a
+ * connection that was never made; `never` not at all.
+ */
+export type Retry = 'idempotent' | 'unapplied' | 'never';
+
+/** The most of an answer the client reads, unless a call sets its own limit. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 export interface RequestSpec {
   method: Method;
   /** Path below the base URL, segments already encoded with `seg`. */
@@ -41,8 +55,9 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** A fixed body, or a factory called once per attempt. */
   body?: Buffer | (() => Promise<StreamBody>);
-  /** Safe to send again after a 429, a 5xx or a dropped connection. */
-  idempotent: boolean;
+  retry: Retry;
+  /** The most of the answer's body read (default MAX_BODY_BYTES); a larger one is a ResponseTooLargeError. */
+  maxBodyBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -78,25 +93,27 @@ export interface RetryOptions {
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
+  /** Letters and digits (default "platform"); read case-insensitively. */
   entryHeaderPrefix?: string;
+  /** How long one attempt of a call may take, from sending it to the last byte of its answer (default 30 s). */
   timeoutMs?: number;
+  /** Allow a plain http:// base URL on a host other than this machine (the API key then travels unencrypted). */
+  allowInsecureHttp?: boolean;
   retry?: RetryOptions;
   log?: (e: LogEvent) => void;
   userAgent?: string;
 }
 
-/** Connection failures worth another try (the request may not have reached the service). */
+/** Connection failures before the request was sent: the service cannot have applied it. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Connection failures worth another try of an idempotent call (the request may or may not have been applied). */
 const TRANSIENT_CODES = new Set([
+  ...NOT_SENT_CODES,
   'ECONNRESET',
-  'ECONNREFUSED',
   'ECONNABORTED',
   'EPIPE',
   'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
   'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** A retry-after longer than this is reported to the caller rather than waited out. */
@@ -131,6 +148,29 @@ function queryString(query: Record<string, QueryValue> | undefined, withValues: 
   return out;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: this machine, where plain http does not leave it. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** Why the transport itself ended an exchange: its deadline passed, or its body went over the limit. */
+class ExchangeLimit extends Error {
+  constructor(
+    readonly kind: 'deadline' | 'size',
+    readonly status?: number,
+  ) {
+    super(kind);
+  }
+}
+
+interface Limits {
+  /** Until the whole answer is in. */
+  deadlineMs: number;
+  /** Start the deadline once the request is sent (a streamed upload may take longer than any answer). */
+  deadlineAfterSend: boolean;
+  maxBodyBytes: number;
+}
+
 /**
  * One request through undici's dispatch, the response collected into one Buffer. Cheaper per call than undici's
  * request(), which builds a stream for every body; bulk work sends thousands of small requests.
@@ -139,11 +179,16 @@ function exchange(
   agent: Agent,
   opts: Dispatcher.DispatchOptions,
   signal: AbortSignal | undefined,
+  limits: Limits,
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    agent.dispatch(opts, new Exchange(resolve, reject, signal));
+    agent.dispatch(opts, new Exchange(resolve, reject, signal, limits));
   });
+}
+
+function expire(exchange: Exchange): void {
+  exchange.fail(new ExchangeLimit('deadline'));
 }
 
 /** The handler of one exchange: an object with its methods on the prototype, not a closure per callback. */
@@ -151,45 +196,74 @@ class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Headers = {};
   private readonly chunks: Buffer[] = [];
+  private size = 0;
   private abort?: (reason: Error) => void;
+  /** A failure before undici handed over `abort`: the caller has it at once, undici when it connects. */
+  private failure?: Error;
+  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly resolve: (res: HttpResponse) => void,
     private readonly reject: (err: Error) => void,
     private readonly signal: AbortSignal | undefined,
+    private readonly limits: Limits,
   ) {
     if (signal) listen(signal, this);
+    if (!limits.deadlineAfterSend) this.timer = setTimeout(expire, limits.deadlineMs, this);
   }
 
-  cancel(reason: Error): void {
-    this.abort?.(reason);
+  /** Ends the exchange with `reason`: undici stops it and closes its connection, nothing more is read. */
+  fail(reason: Error): void {
+    if (this.abort) return this.abort(reason);
+    this.failure ??= reason;
+    this.done();
+    this.reject(reason);
   }
 
   onConnect(abort: (reason: Error) => void): void {
-    if (this.signal?.aborted) abort(this.signal.reason as Error);
+    if (this.failure) abort(this.failure);
     else this.abort = abort;
   }
 
+  onRequestSent(): void {
+    if (this.limits.deadlineAfterSend) this.timer = setTimeout(expire, this.limits.deadlineMs, this);
+  }
+
   onHeaders(status: number, raw: Buffer[]): boolean {
+    if (status < 200) return true;
     // undici's own parser: lower-case names (known ones without a string made per response), latin1 values.
-    if (status >= 200) [this.status, this.headers] = [status, undici().util.parseHeaders(raw)];
+    [this.status, this.headers] = [status, undici().util.parseHeaders(raw)];
+    if (Number(header(this.headers, 'content-length')) > this.limits.maxBodyBytes) {
+      this.fail(new ExchangeLimit('size', status));
+      return false;
+    }
     return true;
   }
 
   onData(chunk: Buffer): boolean {
+    this.size += chunk.length;
+    if (this.size > this.limits.maxBodyBytes) {
+      this.fail(new ExchangeLimit('size', this.status));
+      return false;
+    }
     this.chunks.push(chunk);
     return true;
   }
 
   onComplete(): void {
-    if (this.signal) unlisten(this.signal, this);
+    this.done();
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     this.resolve({ status: this.status, headers: this.headers, body });
   }
 
   onError(err: Error): void {
-    if (this.signal) unlisten(this.signal, this);
+    this.done();
     this.reject(err);
+  }
+
+  private done(): void {
+    clearTimeout(this.timer);
+    if (this.signal) unlisten(this.signal, this);
   }
 }
 
@@ -201,7 +275,7 @@ function listen(signal: AbortSignal, exchange: Exchange): void {
   if (!set) {
     const exchanges = (set = new Set());
     listening.set(signal, exchanges);
-    signal.addEventListener('abort', () => exchanges.forEach((x) => x.cancel(signal.reason as Error)), { once: true });
+    signal.addEventListener('abort', () => exchanges.forEach((x) => x.fail(signal.reason as Error)), { once: true });
   }
   set.add(exchange);
 }
@@ -234,25 +308,48 @@ function parseRetryAfter(value: string | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** A failure that says the service did not apply the request: a 429, a 503 with retry-after, or no connection. */
+function notApplied(err: ApiError): boolean {
+  if (err instanceof NetworkError) return NOT_SENT_CODES.has(err.code ?? '');
+  return err.status === 429 || (err.status === 503 && err.retryAfterMs !== undefined);
+}
+
+const mib = (bytes: number): string => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
+
 export class Transport {
   private readonly agent: Agent = new (undici().Agent)({ keepAliveTimeout: 4_000, connections: 16 });
   private readonly origin: string;
   private readonly basePath: string;
   private readonly apiKey: string;
+  private readonly secret: Redactor;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
   /** The headers of a request that adds none of its own. */
   private readonly baseHeaders: Record<string, string>;
   private readonly logHook?: (e: LogEvent) => void;
+  /** Lower case, as header names are read. */
   readonly entryHeaderPrefix: string;
   private latestRateLimit?: RateLimit;
 
   constructor(opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname) && !opts.allowInsecureHttp) {
+      throw new Error(
+        `Refusing to send the API key to ${url.origin}: the API key would travel unencrypted over plain http:// ` +
+          'to another machine. Use an https:// address, or allow insecure http for this connection.',
+      );
+    }
+    const prefix = (opts.entryHeaderPrefix ?? 'platform').toLowerCase();
+    if (!/^[a-z0-9]+$/.test(prefix)) {
+      throw new TypeError(
+        `The entry header prefix must be letters and digits only, got ${JSON.stringify(opts.entryHeaderPrefix)}`,
+      );
+    }
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.apiKey = opts.apiKey;
-    this.entryHeaderPrefix = opts.entryHeaderPrefix ?? 'platform';
+    this.secret = new Redactor(opts.apiKey);
+    this.entryHeaderPrefix = prefix;
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.retry = {
       maxAttempts: Math.max(1, opts.retry?.maxAttempts ?? 4),
@@ -275,19 +372,27 @@ export class Transport {
     return this.agent.close();
   }
 
-  /** Sends the request, retrying idempotent calls; resolves with any 2xx response, rejects with a typed error. */
+  /**
+   * Sends the request, retrying as its `retry` allows; resolves with any 2xx response, rejects with a typed error
+   * (marked `afterLostAnswer` when an earlier attempt may have been applied).
+   */
   async request(spec: RequestSpec): Promise<HttpResponse> {
+    // Built before anything is sent: text that is not valid Unicode is the caller's TypeError, not a network error.
+    const path = this.basePath + spec.path + queryString(spec.query, true);
+    let lost = false;
     for (let attempt = 1; ; attempt++) {
       let err: ApiError;
       try {
-        const res = await this.once(spec, attempt);
+        const res = await this.once(spec, path, attempt);
         if (res.status >= 200 && res.status < 300) return res;
         err = this.toError(res);
       } catch (e) {
         if (!(e instanceof NetworkError)) throw e;
         err = e;
       }
+      err.afterLostAnswer = lost;
       if (!this.shouldRetry(spec, err, attempt)) throw err;
+      lost ||= !notApplied(err);
       await sleep(this.delayFor(err, attempt), spec.signal);
     }
   }
@@ -313,11 +418,21 @@ export class Transport {
     }
   }
 
+  /** Text the service sent, fit for an error message or a log: the API key hidden, then one line, cut short. */
+  serviceText(text: string, max?: number): string {
+    return oneLine(this.secret.text(text), max);
+  }
+
+  /** A value the service sent (error details, metadata), with the API key hidden in every string. */
+  redact<T>(value: T): T {
+    return this.secret.value(value);
+  }
+
   private where(spec: RequestSpec): string {
     return `${spec.method} ${this.logPath(spec)}`;
   }
 
-  private async once(spec: RequestSpec, attempt: number): Promise<HttpResponse> {
+  private async once(spec: RequestSpec, path: string, attempt: number): Promise<HttpResponse> {
     const started = this.logHook ? Date.now() : 0;
     const log = (e: { status?: number; error?: string }): void =>
       this.logHook?.({ method: spec.method, path: this.logPath(spec), ms: Date.now() - started, attempt, ...e });
@@ -327,7 +442,7 @@ export class Transport {
         this.agent,
         {
           origin: this.origin,
-          path: this.basePath + spec.path + queryString(spec.query, true),
+          path,
           method: spec.method,
           headers:
             spec.headers || streamBody
@@ -338,6 +453,11 @@ export class Transport {
           bodyTimeout: this.timeoutMs,
         },
         spec.signal,
+        {
+          deadlineMs: this.timeoutMs,
+          deadlineAfterSend: streamBody !== undefined,
+          maxBodyBytes: spec.maxBodyBytes ?? MAX_BODY_BYTES,
+        },
       );
       this.readRateLimit(res.headers);
       if (this.logHook) log({ status: res.status });
@@ -353,9 +473,17 @@ export class Transport {
 
   private classify(e: unknown, spec: RequestSpec): Error {
     if (spec.signal?.aborted) return abortError(spec.signal);
-    const code = (e as { code?: unknown }).code;
-    const text = this.redact(e instanceof Error ? e.message : String(e));
     const where = this.where(spec);
+    if (e instanceof ExchangeLimit) {
+      return e.kind === 'deadline'
+        ? new TimeoutError(`Request timed out after ${this.timeoutMs} ms (${where})`, { code: 'DEADLINE' })
+        : new ResponseTooLargeError(
+            `The answer is larger than ${mib(spec.maxBodyBytes ?? MAX_BODY_BYTES)}; stopped reading it (${where})`,
+            { status: e.status },
+          );
+    }
+    const code = (e as { code?: unknown }).code;
+    const text = this.serviceText(e instanceof Error ? e.message : String(e));
     if (typeof code === 'string' && TIMEOUT_CODES.has(code)) {
       return new TimeoutError(`Request timed out after ${this.timeoutMs} ms (${where})`, { code });
     }
@@ -366,18 +494,20 @@ export class Transport {
 
   private toError(res: HttpResponse): ApiError {
     const body = parseErrorBody(res.body);
-    const text = this.redact(body.message ?? defaultMessage(res.status));
-    const suffix = body.code ? `${res.status} ${this.redact(body.code)}` : `${res.status}`;
+    const code = body.code === undefined ? undefined : this.serviceText(body.code, 100);
     const Class = errorClassFor(res.status);
-    const err = new Class(`${text} (${suffix})`, {
-      status: res.status,
-      code: body.code === undefined ? undefined : this.redact(body.code),
-      details: this.redactDeep(body.details),
-      retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after')),
-    });
+    const err = new Class(
+      `${this.serviceText(body.message ?? defaultMessage(res.status))} (${code ? `${res.status} ${code}` : res.status})`,
+      {
+        status: res.status,
+        code,
+        details: this.redact(body.details),
+        retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after')),
+      },
+    );
     if (err instanceof PreconditionFailedError && header(res.headers, `${this.entryHeaderPrefix}-entry-version`)) {
       try {
-        err.current = entryMetadataFromHeaders(res.headers, this.entryHeaderPrefix);
+        err.current = this.redact(entryMetadataFromHeaders(res.headers, this.entryHeaderPrefix));
       } catch {
         // Metadata that does not parse is left out; the status alone tells the caller what happened.
       }
@@ -386,8 +516,9 @@ export class Transport {
   }
 
   private shouldRetry(spec: RequestSpec, err: ApiError, attempt: number): boolean {
-    if (!spec.idempotent || attempt >= this.retry.maxAttempts) return false;
+    if (spec.retry === 'never' || attempt >= this.retry.maxAttempts) return false;
     if ((err.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) return false;
+    if (spec.retry === 'unapplied') return notApplied(err);
     if (err instanceof NetworkError) return TRANSIENT_CODES.has(err.code ?? '');
     const status = err.status ?? 0;
     return (
@@ -417,16 +548,6 @@ export class Transport {
   /** The path for logs and messages: query names only, never their values. */
   private logPath(spec: RequestSpec): string {
     return this.basePath + spec.path + queryString(spec.query, false);
-  }
-
-  private redact(text: string): string {
-    return this.apiKey.length >= 4 ? text.split(this.apiKey).join('***') : text;
-  }
-
-  private redactDeep(value: unknown): unknown {
-    if (value === undefined || this.apiKey.length < 4) return value;
-    const needle = JSON.stringify(this.apiKey).slice(1, -1);
-    return JSON.parse(JSON.stringify(value).split(needle).join('***'));
   }
 }
 

@@ -13,6 +13,7 @@ export {
   PreconditionFailedError,
   RateLimitedError,
   ResponseShapeError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
 } from './errors';
@@ -20,11 +21,13 @@ export {
   exportDataStore,
   failuresFileFor,
   importDataStore,
+  ImportStoppedError,
   orderedMap,
   Scheduler,
   type BulkOptions,
   type ExportArgs,
   type ExportCounts,
+  type ExportHeader,
   type ExportResult,
   type ImportArgs,
   type ImportCounts,
@@ -53,7 +56,8 @@ export type {
   ListEntryVersionsArgs,
   SetEntryArgs,
 } from './datastores';
-export type { CallOptions, LogEvent, RateLimit, RetryOptions } from './http';
+export { MAX_BODY_BYTES, type CallOptions, type LogEvent, type RateLimit, type RetryOptions } from './http';
+export { MAX_ENTRY_BYTES } from './datastores';
 export type { Page, PagePromise } from './paging';
 export type {
   GameJoinRestrictionInput,

@@ -23,6 +23,9 @@ interface Source<T> {
   field: string;
 }
 
+/** Empty pages in a row, each with a new token, after which iteration stops: a service going round in circles. */
+export const MAX_EMPTY_PAGES = 20;
+
 /** Yields every item from `first` on, fetching a page only when the previous one is used up. */
 async function* itemsFrom<T>(first: Promise<Page<T>>): AsyncGenerator<T> {
   for (let page: Page<T> | undefined = await first; page; page = await page.nextPage()) yield* page.items;
@@ -33,6 +36,8 @@ class ListPage<T> implements Page<T> {
   /** The tokens this page and the pages before it were fetched with are the first `#depth` of `#seen`. */
   readonly #seen: Set<string>;
   readonly #depth: number;
+  /** Empty pages in a row up to this one. */
+  readonly #empty: number;
 
   constructor(
     readonly items: T[],
@@ -40,20 +45,25 @@ class ListPage<T> implements Page<T> {
     source: Source<T>,
     seen: Set<string>,
     depth: number,
+    empty: number,
   ) {
     this.#source = source;
     this.#seen = seen;
     this.#depth = depth;
+    this.#empty = items.length ? 0 : empty + 1;
   }
 
   async nextPage(): Promise<Page<T> | undefined> {
     if (this.next === undefined) return undefined;
+    const { field } = this.#source;
+    if (this.#empty >= MAX_EMPTY_PAGES) {
+      throw new ResponseShapeError(`The service returned ${this.#empty} empty pages in a row; stopped`, field);
+    }
     // A page followed again (its chain already went on) copies the tokens up to it: a repeat counts along one chain.
     const seen = this.#seen.size === this.#depth ? this.#seen : new Set([...this.#seen].slice(0, this.#depth));
-    if (seen.has(this.next)) {
-      throw new ResponseShapeError(`The service returned the page token "${this.next}" twice`, this.#source.field);
-    }
-    return fetchFrom(this.#source, this.next, seen);
+    // The token itself is left out of the message: it is the service's text, of any length.
+    if (seen.has(this.next)) throw new ResponseShapeError(`The service returned the same ${field} twice`, field);
+    return fetchFrom(this.#source, this.next, seen, this.#empty);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -61,11 +71,16 @@ class ListPage<T> implements Page<T> {
   }
 }
 
-async function fetchFrom<T>(source: Source<T>, token: string | undefined, seen: Set<string>): Promise<Page<T>> {
+async function fetchFrom<T>(
+  source: Source<T>,
+  token: string | undefined,
+  seen: Set<string>,
+  empty: number,
+): Promise<Page<T>> {
   if (token !== undefined) seen.add(token);
   const depth = seen.size;
   const { items, next } = await source.fetchPage(token);
-  return new ListPage(items, next, source, seen, depth);
+  return new ListPage(items, next, source, seen, depth, empty);
 }
 
 /**
@@ -73,7 +88,7 @@ async function fetchFrom<T>(source: Source<T>, token: string | undefined, seen: 
  * `field` is the response field of the next token, named when the service repeats one.
  */
 export function pagePromise<T>(fetchPage: FetchPage<T>, token?: string, field = 'nextPageToken'): PagePromise<T> {
-  const first = fetchFrom({ fetchPage, field }, token, new Set());
+  const first = fetchFrom({ fetchPage, field }, token, new Set(), 0);
   first.catch(() => undefined); // a caller that only iterates gets the rejection from the iteration
   return Object.assign(first, { [Symbol.asyncIterator]: () => itemsFrom(first) });
 }

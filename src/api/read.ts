@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import { ResponseShapeError } from './errors';
 import {
   AttributesSchema,
-  isNumberArray,
+  isUserIdArray,
   isRecord,
   UserIdsSchema,
   type EntryMetadata,
@@ -108,7 +108,7 @@ export function entryMetadataFromHeaders(headers: Headers, prefix: string): Entr
     createdTime: header(headers, names.created),
     versionCreatedTime: header(headers, names.versionCreated),
     attributes: jsonHeader(headers, names.attributes, AttributesSchema, {}, isRecord),
-    userIds: jsonHeader(headers, names.userIds, UserIdsSchema, [], isNumberArray),
+    userIds: jsonHeader(headers, names.userIds, UserIdsSchema, [], isUserIdArray),
     contentMd5: header(headers, 'content-md5'),
   };
 }

@@ -79,7 +79,7 @@ export class RestrictionsApi {
           method: 'GET',
           path: this.collection(args),
           query: { maxPageSize: args.maxPageSize, pageToken },
-          idempotent: true,
+          retry: 'idempotent',
           signal: opts.signal,
         },
         ListUserRestrictionsSchema,
@@ -90,7 +90,7 @@ export class RestrictionsApi {
 
   async get(args: Where & { userId: number | string }, opts: CallOptions = {}): Promise<UserRestriction> {
     return this.http.json(
-      { method: 'GET', path: `${this.collection(args)}/${seg(args.userId)}`, idempotent: true, signal: opts.signal },
+      { method: 'GET', path: `${this.collection(args)}/${seg(args.userId)}`, retry: 'idempotent', signal: opts.signal },
       UserRestrictionSchema,
     );
   }
@@ -113,7 +113,7 @@ export class RestrictionsApi {
           'idempotencyKey.firstSent': key.firstSent,
         },
         ...jsonBody({ gameJoinRestriction }),
-        idempotent: true,
+        retry: 'idempotent',
         signal: opts.signal,
       },
       UserRestrictionSchema,
@@ -127,7 +127,7 @@ export class RestrictionsApi {
           method: 'GET',
           path: `/cloud/v2/universes/${seg(args.universeId)}/user-restrictions:listLogs`,
           query: { maxPageSize: args.maxPageSize, pageToken, filter: logFilter(args) },
-          idempotent: true,
+          retry: 'idempotent',
           signal: opts.signal,
         },
         ListRestrictionLogsSchema,

@@ -280,7 +280,8 @@ export interface EntryMetadata {
 // ---- Parsing ----
 
 export const AttributesSchema = z.lazy(() => z.record(z.string(), z.unknown()));
-export const isNumberArray = (v: unknown): boolean => Array.isArray(v) && v.every((n) => typeof n === 'number');
+/** User ids are whole numbers a double holds exactly: `1e400` (read as Infinity) or 2^53 would not survive a write back. */
+export const isUserIdArray = (v: unknown): boolean => Array.isArray(v) && v.every((n) => Number.isSafeInteger(n));
 export const UserIdsSchema = z.lazy(() =>
-  z.array(preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number())),
+  z.array(preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.int())),
 );

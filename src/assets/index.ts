@@ -10,11 +10,13 @@ import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { addAssetById } from './commands/addAssetById';
 import { archiveAsset } from './commands/archiveAsset';
+import { checkPendingUploads } from './commands/checkPendingUploads';
 import type { AssetsCommand } from './commands/context';
 import { copyAssetId } from './commands/copyAssetId';
 import { editAssetInfo } from './commands/editAssetInfo';
 import { editAssetPreviews } from './commands/editAssetPreviews';
 import { editAssetSocialLinks } from './commands/editAssetSocialLinks';
+import { forgetPendingUpload } from './commands/forgetPendingUpload';
 import { removeAsset } from './commands/removeAsset';
 import { restoreAsset } from './commands/restoreAsset';
 import { rollbackAsset } from './commands/rollbackAsset';
@@ -39,6 +41,8 @@ const commands: readonly AssetsCommand[] = [
   rollbackAsset,
   copyAssetId,
   removeAsset,
+  checkPendingUploads,
+  forgetPendingUpload,
 ];
 
 /** No asset is needed: a 404 for an unknown id proves the key may read assets. */

@@ -30,6 +30,19 @@ export interface AssetDetails {
   error?: unknown;
 }
 
+/** An upload the service answered but whose operation was not followed to its end (cancelled, timed out, cut off). */
+export interface PendingUpload {
+  /** The operation's path, `operations/<id>`. */
+  operation: string;
+  /** The file it was made from, as the user named it. */
+  file: string;
+  displayName: string;
+  /** ms since the epoch. */
+  since: number;
+}
+
+const pendingKey = (connectionId: string) => `universeExplorer.pendingUploads.${connectionId}`;
+
 /** `assetId` absent: the connection's list changed; present: that asset was read again. */
 export interface AssetsChange {
   connectionId: string;
@@ -37,6 +50,11 @@ export interface AssetsChange {
 }
 
 const detailsKey = (connectionId: string, assetId: string) => `${connectionId}/${assetId}`;
+
+/** The service finished an operation with an error: nothing was made. */
+export class UploadFailedError extends Error {
+  override name = 'UploadFailedError';
+}
 
 export class AssetsModel implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AssetsChange>();
@@ -47,10 +65,13 @@ export class AssetsModel implements vscode.Disposable {
 
   constructor(
     private readonly connections: Connections,
-    state: vscode.Memento,
+    private readonly state: vscode.Memento,
   ) {
     this.known = new AssetList(state);
-    this.removal = connections.onDidRemove((id) => void this.known.forgetConnection(id));
+    this.removal = connections.onDidRemove((id) => {
+      void this.known.forgetConnection(id);
+      void state.update(pendingKey(id), undefined);
+    });
   }
 
   // The known list.
@@ -106,8 +127,12 @@ export class AssetsModel implements vscode.Disposable {
     return details;
   }
 
-  /** Reads every known asset of the connection, a few at a time; returns them in list order. */
+  /**
+   * Reads every known asset of the connection, a few at a time, after asking about pending uploads; returns them in
+   * list order.
+   */
   async readAll(connectionId: string, signal?: AbortSignal): Promise<KnownAsset[]> {
+    await this.checkPending(connectionId, signal, false).catch(() => undefined);
     const list = this.list(connectionId);
     for (let i = 0; i < list.length; i += PARALLEL_READS) {
       await Promise.all(list.slice(i, i + PARALLEL_READS).map((a) => this.read(connectionId, a.id, signal)));
@@ -154,13 +179,81 @@ export class AssetsModel implements vscode.Disposable {
     return (await this.client(connectionId)).assets.create({ request, file }, { signal });
   }
 
-  /** Follows an upload's operation to its asset, which joins the list. */
-  async uploaded(connectionId: string, op: Operation, signal: AbortSignal): Promise<Asset> {
-    const done = await this.follow(connectionId, op, signal);
+  /**
+   * Follows an upload's operation to its asset, which joins the list. The upload is recorded as pending before the
+   * first poll: if following stops (cancel, timeout, a lost connection) the asset the service may still make is
+   * found later (checkPending), never uploaded twice by accident.
+   */
+  async uploaded(
+    connectionId: string,
+    op: Operation,
+    file: string,
+    displayName: string,
+    signal: AbortSignal,
+  ): Promise<Asset> {
+    await this.setPending(connectionId, [
+      ...this.pending(connectionId),
+      { operation: op.path, file, displayName, since: Date.now() },
+    ]);
+    let done: Operation;
+    try {
+      done = await this.follow(connectionId, op, signal);
+    } catch (error) {
+      // The service said the upload failed: nothing will come of it.
+      if (error instanceof UploadFailedError) await this.dropPending(connectionId, op.path);
+      throw error;
+    }
+    await this.dropPending(connectionId, op.path);
     const asset = done.response;
     if (!asset) throw new Error('the finished operation holds no asset');
     await this.add(connectionId, { id: asset.assetId, displayName: asset.displayName, assetType: asset.assetType });
     return asset;
+  }
+
+  /** Uploads of the connection whose outcome is not known yet. */
+  pending(connectionId: string): PendingUpload[] {
+    return this.state.get<PendingUpload[]>(pendingKey(connectionId), []);
+  }
+
+  /**
+   * Asks the service once about each pending upload: a finished one joins the list, a failed one is dropped (and
+   * reported in the result), one still running stays pending.
+   */
+  async checkPending(
+    connectionId: string,
+    signal?: AbortSignal,
+    notify = true,
+  ): Promise<{ added: Asset[]; failed: PendingUpload[] }> {
+    const added: Asset[] = [];
+    const failed: PendingUpload[] = [];
+    const list = this.pending(connectionId);
+    if (!list.length) return { added, failed };
+    const client = await this.client(connectionId);
+    for (const p of list) {
+      const op = await client.assets.getOperation(
+        { operationId: p.operation },
+        { signal: signal ?? this.connections.signal(connectionId) },
+      );
+      if (!op.done) continue;
+      await this.dropPending(connectionId, p.operation);
+      if (op.response) {
+        const asset = op.response;
+        await this.known.add(connectionId, {
+          id: asset.assetId,
+          displayName: asset.displayName,
+          assetType: asset.assetType,
+        });
+        added.push(asset);
+      } else failed.push(p);
+    }
+    if (notify) this.changed.fire({ connectionId });
+    return { added, failed };
+  }
+
+  /** Forgets a pending upload (the user gave up on it). */
+  async forgetPending(connectionId: string, operation: string): Promise<void> {
+    await this.dropPending(connectionId, operation);
+    this.changed.fire({ connectionId });
   }
 
   /** Update Asset, following its operation; `step` tells when the request is answered and processing starts. */
@@ -224,7 +317,7 @@ export class AssetsModel implements vscode.Disposable {
         throw new Error(error.operationStatus.message || error.message, { cause: error });
       if (error instanceof OperationTimeoutError) {
         throw new Error(
-          `the service had not finished after ${seconds} s (setting universeExplorer.operationTimeoutSeconds); it may still finish (${op.path})`,
+          `the service had not finished after ${seconds} s (setting universeExplorer.operationTimeoutSeconds); it may still finish, so it is listed under Assets as pending and checked again when the list loads`,
           { cause: error },
         );
       }
@@ -237,6 +330,17 @@ export class AssetsModel implements vscode.Disposable {
     await this.known.update(connectionId, { ...asset, id: asset.assetId });
     this.changed.fire({ connectionId });
     return asset;
+  }
+
+  private async dropPending(connectionId: string, operation: string): Promise<void> {
+    await this.setPending(
+      connectionId,
+      this.pending(connectionId).filter((p) => p.operation !== operation),
+    );
+  }
+
+  private async setPending(connectionId: string, list: PendingUpload[]): Promise<void> {
+    await this.state.update(pendingKey(connectionId), list.length ? list : undefined);
   }
 
   private client(connectionId: string): Promise<OpenApiClient> {

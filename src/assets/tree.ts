@@ -10,7 +10,7 @@ import { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
 import { formatCreator } from './assetFormat';
 import type { KnownAsset } from './assetList';
-import type { AssetsModel } from './model';
+import type { AssetsModel, PendingUpload } from './model';
 
 /**
  * There is no call that lists a creator's assets, and assets do not belong to a universe: every universe's Assets
@@ -18,7 +18,7 @@ import type { AssetsModel } from './model';
  */
 export class AssetsGroupNode implements TreeNode {
   readonly id: string;
-  private loading: Promise<AssetNode[]> | undefined;
+  private loading: Promise<TreeNode[]> | undefined;
 
   constructor(
     readonly model: AssetsModel,
@@ -39,15 +39,18 @@ export class AssetsGroupNode implements TreeNode {
     return item;
   }
 
-  /** Reads each known asset once per load (Get Asset), so state and moderation are current. */
+  /** Asks about pending uploads and reads each known asset once per load (Get Asset): state and moderation are current. */
   async children(): Promise<TreeNode[]> {
-    if (this.model.list(this.connectionId).length === 0) {
+    if (this.model.list(this.connectionId).length === 0 && this.model.pending(this.connectionId).length === 0) {
       const add = { command: 'universeExplorer.addAssetById', title: 'Add Asset by ID', arguments: [this] };
       return [new MessageNode(this, 'No assets yet: upload a file from the Explorer, or add one by id…', add, 'add')];
     }
     this.loading ??= this.model
       .readAll(this.connectionId)
-      .then((list) => list.map((known) => new AssetNode(this.model, this, known)));
+      .then((list) => [
+        ...this.model.pending(this.connectionId).map((p) => new PendingUploadNode(this, p)),
+        ...list.map((known) => new AssetNode(this.model, this, known)),
+      ]);
     return this.loading;
   }
 
@@ -57,6 +60,36 @@ export class AssetsGroupNode implements TreeNode {
 }
 
 export const assetsGroupId = (universeNodeId: string): string => `${universeNodeId}/assets`;
+
+/** An upload the service answered but that was not followed to its end: checked again whenever the list loads. */
+export class PendingUploadNode implements TreeNode {
+  readonly id: string;
+
+  constructor(
+    readonly parent: AssetsGroupNode,
+    readonly upload: PendingUpload,
+  ) {
+    this.id = `${parent.id}/pending:${upload.operation}`;
+  }
+
+  item(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.upload.displayName, vscode.TreeItemCollapsibleState.None);
+    item.description = 'upload pending';
+    item.tooltip = [
+      `${this.upload.displayName}, uploaded from ${this.upload.file} at ${new Date(this.upload.since).toLocaleString()}.`,
+      'The service answered the upload, but it was not followed to its end, so the asset may still be made.',
+      'It is checked again each time this list loads; click to check now.',
+    ].join('\n');
+    item.iconPath = new vscode.ThemeIcon('sync');
+    item.contextValue = 'asset.pending';
+    item.command = {
+      command: 'universeExplorer.checkPendingUploads',
+      title: 'Check Pending Uploads',
+      arguments: [this],
+    };
+    return item;
+  }
+}
 
 const TYPE_ICONS: Record<string, string> = {
   Image: 'file-media',

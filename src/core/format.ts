@@ -25,11 +25,23 @@ export function formatUniverses(universes: readonly UniverseEntry[]): string {
   return universes.map((u) => (u.name ? `${u.id} = ${u.name}` : String(u.id))).join(', ');
 }
 
-/** A message for an input box, or undefined when the URL is usable as a base URL. */
-export function checkBaseUrl(text: string): string | undefined {
+/** Whether the host is this machine (the emulator, a tunnel): plain http:// does not leave it. */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * A message for an input box, or undefined when the URL is usable as a base URL. Plain http:// is for this machine
+ * only, unless `allowInsecureHttp` (the API key would travel unencrypted).
+ */
+export function checkBaseUrl(text: string, allowInsecureHttp = false): string | undefined {
   try {
     const url = new URL(text.trim());
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// address.';
+    if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
+      return 'Use https://: over http:// the API key would travel unencrypted (plain http:// is for this machine only; the user setting universeExplorer.allowInsecureHttp allows it elsewhere).';
+    }
     if (url.username || url.password) return 'Leave credentials out of the URL; the API key is asked separately.';
     if (url.search || url.hash) return 'Leave the query and fragment out of the base URL.';
     return undefined;

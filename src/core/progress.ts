@@ -2,19 +2,42 @@ import vscode = require('vscode');
 
 export type Report = (message: string, increment?: number) => void;
 
-/** Runs work under a cancellable notification; the AbortSignal follows its Cancel button. */
-export type Progress = <T>(title: string, task: (signal: AbortSignal, report: Report) => Promise<T>) => Promise<T>;
+export interface ProgressOptions {
+  /** Show the notification only once the work has taken this long (quick work shows nothing); it starts at once. */
+  delayMs?: number;
+}
 
-export const withProgress: Progress = (title, task) =>
-  Promise.resolve(
+/** Runs work under a cancellable notification; the AbortSignal follows its Cancel button. */
+export type Progress = <T>(
+  title: string,
+  task: (signal: AbortSignal, report: Report) => Promise<T>,
+  options?: ProgressOptions,
+) => Promise<T>;
+
+export const withProgress: Progress = (title, task, options = {}) => {
+  const controller = new AbortController();
+  let shown: vscode.Progress<{ message?: string; increment?: number }> | undefined;
+  let last: { message?: string; increment?: number } | undefined;
+  const work = task(controller.signal, (message, increment) => {
+    last = { message, increment };
+    shown?.report(last);
+  });
+  const show = () =>
     vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title, cancellable: true },
       (progress, token) => {
-        const controller = new AbortController();
+        shown = progress;
+        if (last) progress.report({ message: last.message });
         const listener = token.onCancellationRequested(() => controller.abort());
-        return task(controller.signal, (message, increment) => progress.report({ message, increment })).finally(() =>
-          listener.dispose(),
-        );
+        return work.finally(() => listener.dispose());
       },
-    ),
-  );
+    );
+  // The caller handles the work's failure; the notification only follows it.
+  const quietly = () => void show().then(undefined, () => undefined);
+  if (!options.delayMs) {
+    quietly();
+    return work;
+  }
+  const timer = setTimeout(quietly, options.delayMs);
+  return work.finally(() => clearTimeout(timer));
+};

@@ -2,6 +2,7 @@
 // command run from the palette acts on.
 import type { Connection, Connections, UniverseRef } from './connections';
 import { checkBaseUrl, formatUniverses, parseUniverses, type UniverseEntry } from './format';
+import { settings } from './settings';
 import { required, type Ui } from './ui';
 
 /** An input box check from a function that throws with the reason. */
@@ -31,7 +32,7 @@ export async function askBaseUrl(ui: Ui, value = 'https://apis.roblox.com'): Pro
     title: 'Base URL',
     value,
     prompt: 'The address of the Open API, without a path',
-    validateInput: checkBaseUrl,
+    validateInput: (v) => checkBaseUrl(v, settings().allowInsecureHttp),
   });
   return required(url).trim().replace(/\/+$/, '');
 }
@@ -53,7 +54,8 @@ export async function askPrefix(ui: Ui, value = 'platform'): Promise<string> {
     prompt: 'The word before -entry-version in data store headers',
     validateInput: (v) => (/^[A-Za-z0-9]+$/.test(v.trim()) ? undefined : 'Use letters and digits only.'),
   });
-  return required(prefix).trim();
+  // Header names are lower case on the wire.
+  return required(prefix).trim().toLowerCase();
 }
 
 export async function askUniverses(ui: Ui, value: readonly UniverseEntry[] = []): Promise<UniverseEntry[]> {

@@ -7,17 +7,23 @@ export interface Settings {
   requestTimeoutSeconds: number;
   sandboxAutoStart: boolean;
   sandboxOperationDelayMs: number;
+  allowInsecureHttp: boolean;
 }
 
-/** The `universeExplorer.*` settings, read fresh on every call. */
+/**
+ * The `universeExplorer.*` settings, read fresh on every call. Those that lower protection are read from the user's
+ * own settings only (they are application-scoped too): a workspace, such as a cloned repository, cannot lift them.
+ */
 export function settings(): Settings {
   const c = vscode.workspace.getConfiguration('universeExplorer');
+  const userOnly = <T>(key: string, fallback: T): T => c.inspect<T>(key)?.globalValue ?? fallback;
   return {
     pageSize: c.get<number>('pageSize', 50),
-    readOnlyUniverses: c.get<number[]>('readOnlyUniverses', []),
+    readOnlyUniverses: userOnly<number[]>('readOnlyUniverses', []),
     operationTimeoutSeconds: c.get<number>('operationTimeoutSeconds', 300),
     requestTimeoutSeconds: c.get<number>('requestTimeoutSeconds', 30),
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', false),
     sandboxOperationDelayMs: c.get<number>('sandbox.operationDelayMs', 1500),
+    allowInsecureHttp: userOnly('allowInsecureHttp', false),
   };
 }

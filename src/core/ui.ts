@@ -59,7 +59,7 @@ export class SwitchableUi implements Ui {
   saveDialog: Ui['saveDialog'] = (options) => this.target.saveDialog(options);
   openDialog: Ui['openDialog'] = (options) => this.target.openDialog(options);
   copy: Ui['copy'] = (text) => this.target.copy(text);
-  progress: Progress = (title, task) => this.target.progress(title, task);
+  progress: Progress = (title, task, options) => this.target.progress(title, task, options);
 }
 
 /** Thrown when the user dismisses a prompt; the command wrapper treats it as a silent cancel. */

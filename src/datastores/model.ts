@@ -231,6 +231,7 @@ export class DataStoresModel implements vscode.Disposable {
     text: Uint8Array,
     compact: string,
     base: Base | undefined,
+    signal?: AbortSignal,
   ): Promise<EntryVersion> {
     const client = await this.client(a);
     const live = base && !base.deleted ? base : undefined;
@@ -242,7 +243,11 @@ export class DataStoresModel implements vscode.Disposable {
         attributes: base?.attributes,
         userIds: base?.userIds,
       },
-      { signal: this.connections.signal(a.connectionId) },
+      {
+        signal: signal
+          ? AbortSignal.any([signal, this.connections.signal(a.connectionId)])
+          : this.connections.signal(a.connectionId),
+      },
     );
     const mtime = Date.parse(written.createdTime) || Date.now();
     const shown = this.documents.shown(a);

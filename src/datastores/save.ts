@@ -60,8 +60,11 @@ export function checkText(a: EntryAddress, text: string): { compact: string } | 
 type Resolution = { go: true } | { go: false; outcome: SaveOutcome };
 
 export class EntrySaver {
-  /** Saves started by Save Entry or the auto-save, which VS Code is about to write through the file system. */
-  private readonly expected = new Map<string, SaveVia>();
+  /**
+   * Saves started by Save Entry or the auto-save, which VS Code is about to write through the file system, with the
+   * signal of the user's Cancel.
+   */
+  private readonly expected = new Map<string, { via: SaveVia; signal?: AbortSignal }>();
   /** The service's side of each conflict opened with Compare, by the document it was compared with. */
   private readonly compared = new Map<string, vscode.Uri>();
 
@@ -78,7 +81,11 @@ export class EntrySaver {
    * change made in the service since the edit started. Undefined: go ahead; the write then happens in the file
    * system, conditioned on the (possibly new) base.
    */
-  async prepare(doc: vscode.TextDocument, via: 'command' | 'auto'): Promise<SaveOutcome | undefined> {
+  async prepare(
+    doc: vscode.TextDocument,
+    via: 'command' | 'auto',
+    signal?: AbortSignal,
+  ): Promise<SaveOutcome | undefined> {
     const a = addressOf(doc.uri);
     return this.guard(a, async () => {
       const encoding = (doc as { encoding?: string }).encoding;
@@ -86,17 +93,17 @@ export class EntrySaver {
       const checked = this.check(a, doc.getText());
       if ('problem' in checked) return { saved: false, message: checked.problem };
       const base = this.model.documents.base(a);
-      const newest = await this.model.newestVersion(a);
+      const newest = await this.model.newestVersion(a, signal);
       const moved = base
         ? !base.deleted && (!newest || newest.deleted || newest.version !== base.version)
         : !!newest && !newest.deleted;
       if (!moved) {
-        this.expected.set(doc.uri.toString(), via);
+        this.expected.set(doc.uri.toString(), { via, signal });
         return undefined;
       }
       const resolution = await this.resolve(doc.uri, a, checked.compact, via);
       if (!resolution.go) return resolution.outcome;
-      this.expected.set(doc.uri.toString(), via);
+      this.expected.set(doc.uri.toString(), { via, signal });
       return undefined;
     });
   }
@@ -115,7 +122,7 @@ export class EntrySaver {
       }
       const checked = this.check(a, text);
       if ('problem' in checked) return { saved: false, message: checked.problem };
-      return this.write(uri, a, content, checked.compact, expected ?? via);
+      return this.write(uri, a, content, checked.compact, expected?.via ?? via, expected?.signal);
     });
   }
 
@@ -156,6 +163,7 @@ export class EntrySaver {
     content: Uint8Array,
     compact: string,
     via: SaveVia,
+    signal?: AbortSignal,
   ): Promise<SaveOutcome> {
     for (;;) {
       const base = this.model.documents.base(a);
@@ -165,7 +173,7 @@ export class EntrySaver {
         return { saved: true };
       }
       try {
-        return this.saved(a, await this.model.saveDocument(a, content, compact, base));
+        return this.saved(a, await this.model.saveDocument(a, content, compact, base, signal));
       } catch (error) {
         if (!(error instanceof PreconditionFailedError || error instanceof NotFoundError)) throw error;
       }

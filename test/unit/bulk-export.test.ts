@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { exportDataStore, importDataStore } from '../../src/api';
+import { AuthError, exportDataStore, failuresFileFor, importDataStore } from '../../src/api';
 import { API_KEY, makeClient, rejection } from './support/client';
 import { sharedEmulator, TestEmulator } from './support/emulator';
+import { sendJson, startFixture } from './support/fixture';
 
 const U = 7070;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-bulk-export-'));
@@ -17,7 +19,12 @@ after(() => {
 });
 
 const file = (name: string) => path.join(dir, name);
-const lines = (f: string) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
+/** The entry lines of an export file (its header line left out). */
+const lines = (f: string) =>
+  fs
+    .readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('{"export":'));
 const keysOf = (f: string) => lines(f).map((l) => `${JSON.parse(l).scope}/${JSON.parse(l).key}`);
 
 /** Entries with exact raw values: a big integer, number spellings, whitespace, unicode keys and scopes. */
@@ -221,6 +228,136 @@ describe('export under a tiny rate limit', () => {
     } finally {
       await limitedClient.close();
       await limited.close();
+    }
+  });
+});
+
+describe('the export header', () => {
+  it('the first line says what the file holds; continuing it for another universe, store or scope is refused', async () => {
+    await seedMany('A', 3);
+    const out = file('header.ndjson');
+    await exportDataStore(shared.client, { universeId: U, datastoreName: 'A', file: out, resume: false });
+    const text = fs.readFileSync(out, 'utf8');
+    assert.deepEqual(JSON.parse(text.split('\n')[0]), {
+      export: { universeId: U, datastoreName: 'A', scope: 'global' },
+    });
+    assert.equal(lines(out).length, 3);
+    for (const other of [{ datastoreName: 'B' }, { universeId: U + 1 }, { scope: 'other' }, { allScopes: true }]) {
+      const err = await rejection(() =>
+        exportDataStore(shared.client, { universeId: U, datastoreName: 'A', file: out, ...other }),
+      );
+      assert.match(
+        err.message,
+        new RegExp(`holds an export of universe ${U}, data store "A", scope "global", not of `),
+      );
+      assert.ok(
+        err.message.includes(Object.values(other)[0] === true ? 'all scopes' : String(Object.values(other)[0])),
+      );
+    }
+    assert.equal(fs.readFileSync(out, 'utf8'), text, 'the file is left alone');
+    const again = await exportDataStore(shared.client, { universeId: U, datastoreName: 'A', file: out });
+    assert.deepEqual([again.resumed, again.exported], [3, 0], 'the same export continues');
+  });
+
+  it('an export of all scopes says so, and only an export of all scopes continues it', async () => {
+    await seed('Source');
+    const out = file('all-scopes.ndjson');
+    await exportDataStore(shared.client, { universeId: U, datastoreName: 'Source', allScopes: true, file: out });
+    assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8').split('\n')[0]), {
+      export: { universeId: U, datastoreName: 'Source', allScopes: true },
+    });
+    const err = await rejection(() =>
+      exportDataStore(shared.client, { universeId: U, datastoreName: 'Source', file: out }),
+    );
+    assert.match(err.message, /all scopes, not of .*scope "global"/);
+  });
+
+  it('a file without a header (the older format) is not continued; starting over replaces it', async () => {
+    await seedMany('Old', 2);
+    const out = file('old-format.ndjson');
+    const old = '{"scope":"global","key":"k0000","value":1,"attributes":{},"userIds":[]}\n';
+    fs.writeFileSync(out, old);
+    const err = await rejection(() =>
+      exportDataStore(shared.client, { universeId: U, datastoreName: 'Old', file: out }),
+    );
+    assert.match(err.message, /has no export header .*start over/);
+    assert.equal(fs.readFileSync(out, 'utf8'), old);
+    const fresh = await exportDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Old',
+      file: out,
+      resume: false,
+    });
+    assert.equal(fresh.exported, 2);
+    assert.match(fs.readFileSync(out, 'utf8'), /^\{"export":/);
+  });
+});
+
+describe('entries that cannot be read', () => {
+  const keys = ['a', 'text', '\ud800lone', 'big', 'broken', 'badids', 'gone', 'b'];
+  const answer = (key: string, res: ServerResponse): void => {
+    const headers = { 'platform-entry-version': `v-${key}` };
+    if (key === 'text') return void res.writeHead(200, headers).end('plain text, not JSON');
+    if (key === 'big') return sendJson(res, 200, 'x'.repeat(5 * 1024 * 1024), headers);
+    if (key === 'broken') return sendJson(res, 500, { message: 'this one entry is broken' });
+    if (key === 'badids') return sendJson(res, 200, 1, { ...headers, 'platform-entry-userids': '[1e400]' });
+    if (key === 'gone') return sendJson(res, 404, { message: 'Entry not found in the datastore.' });
+    sendJson(res, 200, { key }, headers);
+  };
+
+  it('are listed in <file>.failures.ndjson with scope, key and reason, and the export goes on', async () => {
+    const fixture = await startFixture((req, res) => {
+      const url = new URL(req.url, 'http://x');
+      if (url.pathname.endsWith('/entries')) return sendJson(res, 200, { keys: keys.map((key) => ({ key })) });
+      answer(url.searchParams.get('entryKey')!, res);
+    });
+    const { client } = makeClient(fixture.url);
+    const out = file('failures.ndjson');
+    fs.writeFileSync(failuresFileFor(out), '{"scope":"global","key":"old","error":"from an earlier run"}\n');
+    try {
+      const result = await exportDataStore(client, { universeId: U, datastoreName: 'Mixed', file: out, resume: false });
+      assert.deepEqual([result.exported, result.skipped, result.failed], [2, 1, 5]);
+      assert.equal(result.failuresFile, failuresFileFor(out));
+      assert.deepEqual(keysOf(out), ['global/a', 'global/b']);
+      const failures = fs
+        .readFileSync(result.failuresFile!, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { scope: string; key: string; error: string });
+      assert.deepEqual(
+        failures.map((f) => [f.scope, f.key]),
+        ['text', '\ud800lone', 'big', 'broken', 'badids'].map((k) => ['global', k]),
+        "one line each, in listing order; the earlier run's lines are gone",
+      );
+      const reasons = failures.map((f) => f.error);
+      assert.match(reasons[0], /not JSON/);
+      assert.match(reasons[1], /not valid Unicode/i);
+      assert.match(reasons[2], /larger than 4.5 MiB/);
+      assert.match(reasons[3], /this one entry is broken/);
+      assert.match(reasons[4], /header platform-entry-userids/);
+    } finally {
+      await client.close();
+      await fixture.close();
+    }
+  });
+
+  it('a failure every entry would meet (the key refused) stops the export instead', async () => {
+    const fixture = await startFixture((req, res) =>
+      new URL(req.url, 'http://x').pathname.endsWith('/entries')
+        ? sendJson(res, 200, { keys: keys.map((key) => ({ key })) })
+        : sendJson(res, 401, { errors: [{ code: 0, message: 'Invalid API Key' }] }),
+    );
+    const { client } = makeClient(fixture.url);
+    const out = file('refused.ndjson');
+    try {
+      const err = await rejection(() =>
+        exportDataStore(client, { universeId: U, datastoreName: 'Mixed', file: out, resume: false }),
+      );
+      assert.ok(err instanceof AuthError, String(err));
+      assert.equal(fs.existsSync(failuresFileFor(out)), false);
+    } finally {
+      await client.close();
+      await fixture.close();
     }
   });
 });

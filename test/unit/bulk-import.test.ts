@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { failuresFileFor, importDataStore } from '../../src/api';
-import { rejection } from './support/client';
+import { failuresFileFor, importDataStore, ImportStoppedError } from '../../src/api';
+import { rejection, until } from './support/client';
 import { sharedEmulator } from './support/emulator';
 
 const U = 7171;
@@ -175,5 +175,130 @@ describe('import', () => {
     });
     assert.ok(again.skipped >= 20 && again.skipped < 300, `${again.skipped} were already written`);
     assert.equal(again.written + again.skipped, 300);
+  });
+});
+
+describe('import of an export file', () => {
+  it('skips the header line: it is no entry, and no failure', async () => {
+    const f = input('with-header.ndjson', [
+      '{"export":{"universeId":1,"datastoreName":"Elsewhere","scope":"global"}}',
+      line({ key: 'a', value: 1 }),
+    ]);
+    const result = await importDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Store',
+      file: f,
+      mode: 'createOnly',
+    });
+    assert.deepEqual([result.written, result.skipped, result.failed, result.lastLine], [1, 0, 0, 2]);
+  });
+
+  it('accepts a UTF-8 byte-order mark at the start, before an entry or a header', async () => {
+    const bom = '\ufeff';
+    const entryFirst = input('bom-entry.ndjson', [
+      `${bom}${line({ key: 'ä', value: 'ü' })}`,
+      line({ key: 'b', value: 2 }),
+    ]);
+    const headerFirst = input('bom-header.ndjson', [
+      `${bom}{"export":{"universeId":1,"datastoreName":"X","allScopes":true}}`,
+      line({ key: 'c', value: 3 }),
+    ]);
+    for (const f of [entryFirst, headerFirst]) {
+      const result = await importDataStore(shared.client, {
+        universeId: U,
+        datastoreName: 'Store',
+        file: f,
+        mode: 'overwrite',
+      });
+      assert.equal(
+        result.failed,
+        0,
+        fs.existsSync(failuresFileFor(f)) ? fs.readFileSync(failuresFileFor(f), 'utf8') : '',
+      );
+    }
+    assert.equal((await shared.client.datastores.getEntry(at('ä'))).value, 'ü');
+  });
+});
+
+describe('a stopped import', () => {
+  it('tells the last line it handled and its mode, and goes on from the next line in that mode', async () => {
+    const N = 300;
+    for (let i = 0; i < N; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) => shared.client.datastores.setEntry({ ...at(`m${i + j}`), value: 'old' })),
+      );
+    }
+    const rows = Array.from({ length: N }, (_, i) => line({ key: `m${i}`, value: 'new' }));
+    rows[1] = '{"key": "m1", "value": '; // line 2 fails in the first run, line 299 in the second
+    rows[298] = line({ key: 'm298' });
+    const f = input('stopped.ndjson', rows);
+    await shared.emulator.fault({ method: 'POST', path: '/entries/entry', delayMs: 20, times: 1000 });
+    const controller = new AbortController();
+    const reports: number[] = [];
+    const err = await rejection(() =>
+      importDataStore(
+        shared.client,
+        { universeId: U, datastoreName: 'Store', file: f, mode: 'overwrite' },
+        {
+          signal: controller.signal,
+          onProgress: (p) => {
+            reports.push(p.lastLine);
+            if (p.written >= 20) controller.abort();
+          },
+        },
+      ),
+    );
+    assert.ok(err instanceof ImportStoppedError, String(err));
+    assert.equal(err.name, 'AbortError', 'a cancel still reads as a cancel');
+    const stopped = err.result;
+    assert.equal(stopped.mode, 'overwrite');
+    assert.ok(stopped.lastLine >= 20 && stopped.lastLine < N, `stopped after line ${stopped.lastLine}`);
+    assert.equal(stopped.written + stopped.failed, stopped.lastLine);
+    assert.equal(reports.at(-1), stopped.lastLine, 'the last progress report says it too');
+    await shared.emulator.clearFaults();
+
+    const postsBefore = (await shared.emulator.requests({ method: 'POST', path: '/entries/entry' })).length;
+    const rest = await importDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Store',
+      file: f,
+      mode: stopped.mode,
+      fromLine: stopped.lastLine + 1,
+    });
+    assert.deepEqual([rest.mode, rest.lastLine, rest.written + rest.failed], ['overwrite', N, N - stopped.lastLine]);
+    const posts = (await shared.emulator.requests({ method: 'POST', path: '/entries/entry' })).length - postsBefore;
+    assert.equal(posts, N - stopped.lastLine - 1, 'the lines before fromLine are not sent again');
+    for (let i = 0; i < N; i++) {
+      if (i === 1 || i === 298) continue;
+      assert.equal((await shared.client.datastores.getEntry(at(`m${i}`))).value, 'new', `m${i}`);
+    }
+    const failed = fs
+      .readFileSync(failuresFileFor(f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { line: number }).line);
+    assert.deepEqual(failed, [2, 299], 'the failures of both runs');
+  });
+
+  it('writes each failure to the failures file as it happens, not when the run ends', async () => {
+    await shared.emulator.fault({ method: 'POST', path: '/entries/entry', delayMs: 5_000 });
+    const f = input('flushed.ndjson', ['not json', line({ key: 'slow', value: 1 })]);
+    const controller = new AbortController();
+    const running = rejection(() =>
+      importDataStore(
+        shared.client,
+        { universeId: U, datastoreName: 'Store', file: f, mode: 'overwrite' },
+        { signal: controller.signal },
+      ),
+    );
+    try {
+      await until(
+        () => fs.existsSync(failuresFileFor(f)) && fs.readFileSync(failuresFileFor(f), 'utf8').includes('"line":1'),
+        2_000,
+      );
+    } finally {
+      controller.abort();
+      await running;
+    }
   });
 });

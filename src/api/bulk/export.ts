@@ -1,11 +1,33 @@
-// Export of a data store (one scope or all) to NDJSON, resumable: a second export into the same file reads the
-// entries already there, drops a line cut short by a stop, and continues with the keys not yet written.
+// Export of a data store (one scope or all) to NDJSON, resumable. The file's first line says which universe, store
+// and scope it holds; a second export into the same file checks that line, reads the entries already there, drops a
+// line cut short by a stop, and continues with the keys not yet written. An entry that cannot be read (a value that
+// is not JSON, a key that is not valid Unicode, ...) is listed in `<file>.failures.ndjson` and the export goes on.
 import * as fsp from 'node:fs/promises';
 import type { EntryKey } from '../datastores';
-import { NotFoundError, ResponseShapeError } from '../errors';
+import {
+  AuthError,
+  NetworkError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitedError,
+  TimeoutError,
+} from '../errors';
 import type { OpenApiClient } from '../client';
 import type { Page } from '../paging';
-import { formatEntryLine, LineWriter, parseEntryLine, readLines } from './ndjson';
+import {
+  describeHeader,
+  FailureLog,
+  failuresFileFor,
+  formatEntryLine,
+  formatHeaderLine,
+  LineWriter,
+  parseEntryLine,
+  parseHeaderLine,
+  readLines,
+  sameExport,
+  type ExportHeader,
+  type Line,
+} from './ndjson';
 import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
 import { orderedMap, Scheduler } from './scheduler';
 
@@ -30,43 +52,104 @@ export interface ExportCounts {
   resumed: number;
   /** Listed keys gone by the time they were read (deleted), left out. */
   skipped: number;
+  /** Entries that could not be read, each listed in the failures file (an export resumed later tries them again). */
+  failed: number;
 }
 
 export interface ExportResult extends ExportCounts {
   ms: number;
+  /** Where the entries that could not be read are listed, when any were. */
+  failuresFile?: string;
+}
+
+/** An entry that could not be read: its failures-file line. */
+interface Failed {
+  failure: string;
 }
 
 const idOf = (k: EntryKey): string => JSON.stringify([k.scope, k.key]);
 
-/** The keys of the complete lines in `file`; a last line without its newline is cut off the file. */
-async function entriesInFile(file: string, signal?: AbortSignal): Promise<Set<string>> {
+const failureLine = (k: EntryKey, error: string): Failed => ({
+  failure: `${JSON.stringify({ scope: k.scope, key: k.key, error })}\n`,
+});
+
+/** Failures that would meet every entry alike (a cancel, a key refused, the service out of reach) stop the export. */
+function stopsExport(error: unknown): boolean {
+  return (
+    (error instanceof Error && error.name === 'AbortError') ||
+    [AuthError, PermissionDeniedError, NetworkError, TimeoutError, RateLimitedError].some((C) => error instanceof C)
+  );
+}
+
+const HEADER_START = '{"export":';
+
+function notAnExportLine(file: string, line: Line, error: unknown): Error {
+  return new Error(
+    `${file} line ${line.number} is not an export line (${(error as Error).message}); choose another file or start over`,
+    { cause: error },
+  );
+}
+
+/** Line 1 of a file to continue: the header of this same export, or the file is refused. */
+function checkHeader(file: string, line: Line, wanted: ExportHeader): void {
+  const found = parseHeaderLine(line.text);
+  if (found) {
+    if (sameExport(found, wanted)) return;
+    throw new Error(
+      `${file} holds an export of ${describeHeader(found)}, not of ${describeHeader(wanted)}; ` +
+        'choose another file or start over',
+    );
+  }
+  try {
+    parseEntryLine(line.text);
+  } catch (error) {
+    throw notAnExportLine(file, line, error);
+  }
+  // An entry first: a file of the older format, which does not say what store its entries came from.
+  throw new Error(
+    `${file} has no export header (an older version wrote it), so it cannot be continued safely; ` +
+      'start over to replace it, or choose another file',
+  );
+}
+
+/**
+ * The keys of the entries in `file`, after checking that its header names this export; undefined when the file is
+ * missing or holds no complete line. A last line without its newline (a write cut short) is cut off the file.
+ */
+async function entriesInFile(
+  file: string,
+  wanted: ExportHeader,
+  signal?: AbortSignal,
+): Promise<Set<string> | undefined> {
   const done = new Set<string>();
   let complete = 0;
   try {
     for await (const lines of readLines(file, signal)) {
       for (const line of lines) {
-        if (!line.terminated) break;
-        if (line.text.trim() !== '') {
+        if (!line.terminated) {
+          // A first line that was never the start of a header is someone else's file, not a cut-short export.
+          if (line.number === 1 && !HEADER_START.startsWith(line.text.slice(0, HEADER_START.length))) {
+            throw notAnExportLine(file, line, new Error('no export header'));
+          }
+          break;
+        }
+        if (line.number === 1) checkHeader(file, line, wanted);
+        else if (line.text.trim() !== '') {
           try {
             done.add(idOf(parseEntryLine(line.text)));
           } catch (error) {
-            throw new Error(
-              `${file} line ${line.number} is not an export line (${(error as Error).message}); choose another file or start over`,
-              {
-                cause: error,
-              },
-            );
+            throw notAnExportLine(file, line, error);
           }
         }
         complete = line.end;
       }
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return done;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   await fsp.truncate(file, complete);
-  return done;
+  return complete ? done : undefined;
 }
 
 /**
@@ -76,21 +159,22 @@ async function entriesInFile(file: string, signal?: AbortSignal): Promise<Set<st
 async function* pagesToRead(
   scheduler: Scheduler,
   first: () => Promise<Page<EntryKey>>,
-  done: Set<string>,
+  done: Set<string> | undefined,
 ): AsyncGenerator<EntryKey[]> {
   let page: Page<EntryKey> | undefined = await scheduler.run(first);
   while (page) {
     const current: Page<EntryKey> = page;
     const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
     next?.catch(() => undefined); // handled when its turn comes
-    yield done.size ? current.items.filter((k) => !done.has(idOf(k))) : current.items;
+    yield done?.size ? current.items.filter((k) => !done.has(idOf(k))) : current.items;
     page = await next;
   }
 }
 
 /**
- * Writes one line per entry: `{scope, key, value, attributes, userIds, version}`, the value as the exact JSON
- * text the service sent. Keys are listed page by page; entries are read concurrently and written in listing order.
+ * Writes a header line, then one line per entry: `{scope, key, value, attributes, userIds, version}`, the value as
+ * the exact JSON text the service sent. Keys are listed page by page; entries are read concurrently and written in
+ * listing order.
  */
 export async function exportDataStore(
   client: OpenApiClient,
@@ -106,14 +190,16 @@ async function exportWith(
   opts: BulkOptions<ExportCounts>,
   { signal, scheduler }: BulkRun,
 ): Promise<ExportResult> {
-  const resume = args.resume ?? true;
-  const done = resume ? await entriesInFile(args.file, signal) : new Set<string>();
+  const { universeId, datastoreName } = args;
+  const header: ExportHeader = args.allScopes
+    ? { universeId, datastoreName, allScopes: true }
+    : { universeId, datastoreName, scope: args.scope ?? 'global' };
+  const done = (args.resume ?? true) ? await entriesInFile(args.file, header, signal) : undefined;
   const progress = new Progress<ExportCounts>(
-    { exported: 0, resumed: done.size, skipped: 0 },
-    (c) => c.exported + c.skipped,
+    { exported: 0, resumed: done?.size ?? 0, skipped: 0, failed: 0 },
+    (c) => c.exported + c.skipped + c.failed,
     opts.onProgress,
   );
-  const { universeId, datastoreName } = args;
   const call = { signal };
   const listing = {
     universeId,
@@ -123,47 +209,54 @@ async function exportWith(
     limit: args.pageSize ?? 100,
   };
   // Per entry: no async frame and no object spread, as this runs once per key.
-  const read = (k: EntryKey): Promise<string | undefined> =>
+  const read = (k: EntryKey): Promise<string | Failed | undefined> =>
     scheduler
       .run(() => client.datastores.getEntry({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
       .then(
-        (e) => {
-          if (!e.json) throw new ResponseShapeError(`The value of "${k.key}" (scope ${k.scope}) is not JSON`, '(body)');
-          return formatEntryLine({
-            scope: k.scope,
-            key: k.key,
-            value: e.raw.toString('utf8'),
-            attributes: e.attributes,
-            userIds: e.userIds,
-            version: e.version,
-          });
-        },
+        (e) =>
+          e.json
+            ? formatEntryLine({
+                scope: k.scope,
+                key: k.key,
+                value: e.raw.toString('utf8'),
+                attributes: e.attributes,
+                userIds: e.userIds,
+                version: e.version,
+              })
+            : failureLine(k, 'The value is not JSON'),
         (error: unknown) => {
           if (error instanceof NotFoundError) return undefined;
-          throw error;
+          if (stopsExport(error)) throw error;
+          return failureLine(k, error instanceof Error ? error.message : String(error));
         },
       );
 
-  const out = await LineWriter.open(args.file, resume ? 'a' : 'w');
+  // Every run lists its own failures: the entries an earlier run could not read are tried again.
+  const failures = await FailureLog.start(failuresFileFor(args.file), false);
+  const out = await LineWriter.open(args.file, done ? 'a' : 'w');
+  if (!done) out.write(formatHeaderLine(header));
   const counts = progress.counts;
   let ms: number;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
     const pages = pagesToRead(scheduler, () => client.datastores.listEntries(listing, call), done);
-    for await (const lines of orderedMap(pages, window, read)) {
-      for (const line of lines) {
-        if (line === undefined) counts.skipped++;
-        else {
-          out.write(line);
+    for await (const results of orderedMap(pages, window, read)) {
+      for (const result of results) {
+        if (result === undefined) counts.skipped++;
+        else if (typeof result === 'string') {
+          out.write(result);
           counts.exported++;
+        } else {
+          await failures.write(result.failure);
+          counts.failed++;
         }
       }
       progress.tick();
       if (out.full) await out.flush();
     }
   } finally {
-    await out.close();
+    await Promise.all([out.close(), failures.close()]);
     ms = progress.end(); // also after a stop, so the caller has the final counts
   }
-  return { ...counts, ms };
+  return { ...counts, ms, failuresFile: failures.count ? failures.file : undefined };
 }

@@ -1,10 +1,18 @@
 // Import of an NDJSON file (export lines) into a data store: "create only" skips keys that exist, "overwrite"
-// sets every entry. Failures go to `<file>.failures.ndjson`, each as its input line with the line number and error
-// in front, so the file can be fixed and imported again.
-import * as fsp from 'node:fs/promises';
+// sets every entry. Failures go to `<file>.failures.ndjson` as they happen, each as its input line with the line
+// number and error in front, so the file can be fixed and imported again. A stopped import says the last line it
+// handled, so the next run can go on from the line after it in the same mode.
 import { PreconditionFailedError } from '../errors';
 import type { OpenApiClient } from '../client';
-import { LineWriter, parseEntryLine, readLines, type EntryLine, type Line } from './ndjson';
+import {
+  FailureLog,
+  failuresFileFor,
+  parseEntryLine,
+  parseHeaderLine,
+  readLines,
+  type EntryLine,
+  type Line,
+} from './ndjson';
 import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
 import { orderedMap } from './scheduler';
 
@@ -17,6 +25,11 @@ export interface ImportArgs {
   /** The NDJSON file read; each line names its scope. */
   file: string;
   mode: ImportMode;
+  /**
+   * Go on from this line (1-based; the lines before it are not read again), as after a stop: `lastLine + 1`. The
+   * failures of the earlier run are kept and the new ones added. Default 1.
+   */
+  fromLine?: number;
 }
 
 export interface ImportCounts {
@@ -24,17 +37,33 @@ export interface ImportCounts {
   /** Keys that already existed (createOnly). */
   skipped: number;
   failed: number;
+  /** Every line up to this one is handled (written, skipped or listed as failed); 0 before the first. */
+  lastLine: number;
 }
 
 export interface ImportResult extends ImportCounts {
+  mode: ImportMode;
   ms: number;
   /** Where the failed lines were written, when any failed. */
   failuresFile?: string;
 }
 
-type Outcome = 'written' | 'skipped' | { line: Line; error: string };
+/**
+ * What an import that stopped before the end of its file rejects with: why (`cause`: a cancel, or an error such as
+ * an AuthError) and what it had done, `result.lastLine` included. A cancel keeps the name AbortError, so it still
+ * reads as a cancel.
+ */
+export class ImportStoppedError extends Error {
+  constructor(
+    override readonly cause: Error,
+    readonly result: ImportResult,
+  ) {
+    super(cause.message, { cause });
+    this.name = cause.name === 'AbortError' ? 'AbortError' : 'ImportStoppedError';
+  }
+}
 
-export const failuresFileFor = (file: string): string => `${file}.failures.ndjson`;
+type Outcome = 'written' | 'skipped' | 'header' | { error: string };
 
 const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError';
 
@@ -54,8 +83,11 @@ function failureLine(line: Line, error: string): string {
   return rest.startsWith('}') ? `${head}}\n` : `${head},${rest}\n`;
 }
 
-async function* nonBlank(batches: AsyncIterable<Line[]>): AsyncGenerator<Line[]> {
-  for await (const lines of batches) yield lines.filter((line) => line.text.trim() !== '');
+/** The lines to import: from `fromLine` on, blank lines left out. */
+async function* linesFrom(batches: AsyncIterable<Line[]>, fromLine: number): AsyncGenerator<Line[]> {
+  for await (const lines of batches) {
+    yield lines.filter((line) => line.number >= fromLine && line.text.trim() !== '');
+  }
 }
 
 export async function importDataStore(
@@ -72,10 +104,10 @@ async function importWith(
   opts: BulkOptions<ImportCounts>,
   { signal, scheduler }: BulkRun,
 ): Promise<ImportResult> {
-  const failuresFile = failuresFileFor(args.file);
-  await fsp.rm(failuresFile, { force: true });
+  const fromLine = Math.max(1, Math.floor(args.fromLine ?? 1));
+  const failures = await FailureLog.start(failuresFileFor(args.file), fromLine > 1);
   const progress = new Progress<ImportCounts>(
-    { written: 0, skipped: 0, failed: 0 },
+    { written: 0, skipped: 0, failed: 0, lastLine: fromLine - 1 },
     (c) => c.written + c.skipped + c.failed,
     opts.onProgress,
   );
@@ -95,43 +127,47 @@ async function importWith(
       { signal },
     );
 
-  const importLine = async (line: Line): Promise<Outcome> => {
+  const importLine = async (line: Line): Promise<[Line, Outcome]> => {
+    if (parseHeaderLine(line.text)) return [line, 'header'];
     let entry: EntryLine;
     try {
       entry = parseEntryLine(line.text);
     } catch (error) {
-      return { line, error: (error as Error).message };
+      return [line, { error: (error as Error).message }];
     }
     try {
       await scheduler.run(() => set(entry));
-      return 'written';
+      return [line, 'written'];
     } catch (error) {
       if (isAbort(error)) throw error;
-      if (error instanceof PreconditionFailedError && args.mode === 'createOnly') return 'skipped';
-      return { line, error: (error as Error).message };
+      if (error instanceof PreconditionFailedError && args.mode === 'createOnly') return [line, 'skipped'];
+      return [line, { error: (error as Error).message }];
     }
   };
 
   const counts = progress.counts;
-  let failures: LineWriter | undefined;
-  let ms: number;
+  let stop: Error | undefined;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const outcomes of orderedMap(nonBlank(readLines(args.file, signal)), window, importLine)) {
-      for (const outcome of outcomes) {
-        if (typeof outcome === 'string') counts[outcome]++;
-        else {
+    for await (const outcomes of orderedMap(linesFrom(readLines(args.file, signal), fromLine), window, importLine)) {
+      for (const [line, outcome] of outcomes) {
+        if (typeof outcome !== 'object') {
+          if (outcome !== 'header') counts[outcome]++;
+        } else {
+          await failures.write(failureLine(line, outcome.error));
           counts.failed++;
-          failures ??= await LineWriter.open(failuresFile, 'w');
-          failures.write(failureLine(outcome.line, outcome.error));
         }
+        counts.lastLine = line.number;
       }
       progress.tick();
-      if (failures?.full) await failures.flush();
     }
+  } catch (error) {
+    stop = error as Error;
   } finally {
-    await failures?.close();
-    ms = progress.end(); // also after a stop, so the caller has the final counts
+    await failures.close();
   }
-  return { ...counts, ms, failuresFile: failures ? failuresFile : undefined };
+  const ms = progress.end(); // also after a stop, so the caller has the final counts
+  const result = { ...counts, mode: args.mode, ms, failuresFile: failures.count ? failures.file : undefined };
+  if (stop) throw new ImportStoppedError(stop, result);
+  return result;
 }

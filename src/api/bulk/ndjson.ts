@@ -1,7 +1,16 @@
 // NDJSON for backups: one entry per line, the value kept as the exact JSON text the service sent, so big integers
 // and number spellings survive (they are never parsed into floats and printed again).
 import { createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+
+/** What an export file holds, said by its first line: `{"export":{...}}`. */
+export interface ExportHeader {
+  universeId: number | string;
+  datastoreName: string;
+  /** The one scope exported; absent with allScopes. */
+  scope?: string;
+  allScopes?: true;
+}
 
 export interface EntryLine {
   scope: string;
@@ -27,6 +36,39 @@ export function formatEntryLine(e: EntryLine): string {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The header line (with its newline): what the file holds, so a resume cannot mix two stores in one file. */
+export function formatHeaderLine(h: ExportHeader): string {
+  const what = h.allScopes ? { allScopes: true } : { scope: h.scope };
+  return `${JSON.stringify({ export: { universeId: h.universeId, datastoreName: h.datastoreName, ...what } })}\n`;
+}
+
+const HEADER_START = /^\s*\{\s*"export"\s*:/;
+
+/** The header a line holds, or undefined when it is no header line (an entry line, or anything else). */
+export function parseHeaderLine(text: string): ExportHeader | undefined {
+  if (!HEADER_START.test(text)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const h = isRecord(parsed) ? parsed.export : undefined;
+  if (!isRecord(h) || typeof h.datastoreName !== 'string') return undefined;
+  if (typeof h.universeId !== 'number' && typeof h.universeId !== 'string') return undefined;
+  const { universeId, datastoreName } = h;
+  if (h.allScopes === true) return { universeId, datastoreName, allScopes: true };
+  return typeof h.scope === 'string' ? { universeId, datastoreName, scope: h.scope } : undefined;
+}
+
+/** Says what a header names, for messages: `universe 1, data store "A", scope "global"`. */
+export function describeHeader(h: ExportHeader): string {
+  const scope = h.allScopes ? 'all scopes' : `scope ${JSON.stringify(h.scope)}`;
+  return `universe ${h.universeId}, data store ${JSON.stringify(h.datastoreName)}, ${scope}`;
+}
+
+export const sameExport = (a: ExportHeader, b: ExportHeader): boolean => describeHeader(a) === describeHeader(b);
 
 /** Reads one line as an entry; throws an Error saying what is wrong with it. */
 export function parseEntryLine(text: string): EntryLine {
@@ -118,7 +160,13 @@ export interface Line {
   terminated: boolean;
 }
 
-/** The lines of a file, streamed in batches (the lines each chunk read completes): a file of any size. */
+/** The UTF-8 byte-order mark some editors put first in a file. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * The lines of a file, streamed in batches (the lines each chunk read completes): a file of any size. A byte-order
+ * mark at the start is not part of line 1.
+ */
 export async function* readLines(file: string, signal?: AbortSignal): AsyncGenerator<Line[]> {
   let rest: Buffer = Buffer.alloc(0);
   let offset = 0; // bytes before `rest`
@@ -126,8 +174,8 @@ export async function* readLines(file: string, signal?: AbortSignal): AsyncGener
   for await (const chunk of createReadStream(file, { signal })) {
     const buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
     const lines: Line[] = [];
-    let start = 0;
-    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
+    let start = offset === 0 && number === 0 && buf.subarray(0, 3).equals(BOM) ? 3 : 0;
+    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
       lines.push({ number: ++number, text: decodeLine(buf, start, nl), end: offset + nl + 1, terminated: true });
       start = nl + 1;
     }
@@ -143,6 +191,45 @@ export async function* readLines(file: string, signal?: AbortSignal): AsyncGener
 
 function decodeLine(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
+}
+
+/** Where a bulk run lists what failed: next to its file. */
+export const failuresFileFor = (file: string): string => `${file}.failures.ndjson`;
+
+/**
+ * The failures of a bulk run, one line each, written to the file as each happens: a run that is killed leaves every
+ * failure it met. The file is made on the first failure.
+ */
+export class FailureLog {
+  private handle?: FileHandle;
+  private lines = 0;
+
+  /** `append`: keep the lines of an earlier run (a run that goes on from where it stopped); else replace them. */
+  private constructor(
+    readonly file: string,
+    private readonly append: boolean,
+  ) {}
+
+  /** A log for a new run: an earlier run's file is removed unless this run appends to it. */
+  static async start(file: string, append: boolean): Promise<FailureLog> {
+    if (!append) await rm(file, { force: true });
+    return new FailureLog(file, append);
+  }
+
+  /** How many lines this run wrote. */
+  get count(): number {
+    return this.lines;
+  }
+
+  async write(line: string): Promise<void> {
+    this.handle ??= await open(this.file, this.append ? 'a' : 'w');
+    await this.handle.appendFile(line);
+    this.lines++;
+  }
+
+  async close(): Promise<void> {
+    await this.handle?.close();
+  }
 }
 
 /** Bytes per buffer the writer fills; a longer line gets a buffer of its own size. */

@@ -104,7 +104,7 @@ async function uploadBatch(ctx: AssetsContext, connectionId: string, uploads: Up
           .then((op) => {
             step(u, 'processing');
             ctx.log.info(`${u.name}: following ${op.path}`);
-            return ctx.model.uploaded(connectionId, op, signal);
+            return ctx.model.uploaded(connectionId, op, u.name, u.request.displayName, signal);
           })
           .then((asset): UploadResult => {
             step(u, 'done', true);
@@ -124,6 +124,13 @@ async function uploadBatch(ctx: AssetsContext, connectionId: string, uploads: Up
     );
   });
   const stopped = results.filter((r) => r.cancelled).map((r) => r.file);
-  if (stopped.length) ctx.log.info(`Upload cancelled: stopped sending or following ${stopped.join(', ')}`);
+  if (stopped.length) {
+    ctx.log.info(`Upload cancelled: stopped sending or following ${stopped.join(', ')}`);
+    if (ctx.model.pending(connectionId).length) {
+      ctx.log.info(
+        'Uploads the service had answered stay listed under Assets as pending, checked again when the list loads',
+      );
+    }
+  }
   return results;
 }

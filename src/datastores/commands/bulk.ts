@@ -15,6 +15,9 @@ export function localPath(uri: vscode.Uri): string {
 
 export const count = (n: number): string => n.toLocaleString('en-US');
 
+/** `1 entry`, `2 entries`. */
+export const entries = (n: number): string => `${count(n)} ${n === 1 ? 'entry' : 'entries'}`;
+
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 interface BulkJob<C, R> {

@@ -4,7 +4,7 @@ import vscode = require('vscode');
 import type { ExportResult } from '../../api';
 import { required, type Ui } from '../../core/ui';
 import { allScopes } from '../model';
-import { count, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
+import { count, entries, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';
 
@@ -27,9 +27,15 @@ async function askResume(ui: Ui, file: string): Promise<boolean> {
 }
 
 function summary(what: string, file: string, r: ExportResult): string {
-  const parts = [`Exported ${count(r.exported)} entries of ${what} to ${path.basename(file)} in ${seconds(r.ms)}`];
+  const parts = [`Exported ${entries(r.exported)} of ${what} to ${path.basename(file)} in ${seconds(r.ms)}`];
   if (r.resumed) parts.push(`; ${count(r.resumed)} were already in the file`);
   if (r.skipped) parts.push(`; ${count(r.skipped)} deleted meanwhile were left out`);
+  if (r.failuresFile) {
+    parts.push(
+      `; ${entries(r.failed)} could not be read and ${r.failed === 1 ? 'is' : 'are'} listed with the reason in ` +
+        `${path.basename(r.failuresFile)} (exporting into the same file again tries them again)`,
+    );
+  }
   return `${parts.join('')}.`;
 }
 
@@ -52,16 +58,21 @@ export const exportDataStore: DataStoresCommand = {
     const resume = await askResume(ctx.ui, file);
     const result = await runBulk(ctx.ui, {
       title: `Exporting ${what}`,
-      start: { exported: 0, resumed: 0, skipped: 0 },
+      start: { exported: 0, resumed: 0, skipped: 0, failed: 0 },
       handled: (c) => c.resumed + c.exported,
       run: (opts) => ctx.model.export(store.ref, file, resume, opts),
       stopped: (c) =>
-        `Export of ${what} stopped with ${count(c.resumed + c.exported)} entries in ${path.basename(file)}. ` +
+        `Export of ${what} stopped with ${entries(c.resumed + c.exported)} in ${path.basename(file)}. ` +
         'Export into the same file again to continue where it stopped.',
     });
-    ctx.log.info(summary(what, file, result));
-    void ctx.ui.info(summary(what, file, result), 'Open File').then((choice) => {
+    const text = summary(what, file, result);
+    ctx.log.info(text);
+    const failures = result.failuresFile;
+    const shown = failures ? ctx.ui.warn(text, {}, 'Open Failures', 'Open File') : ctx.ui.info(text, 'Open File');
+    void shown.then((choice) => {
       if (choice === 'Open File') void vscode.window.showTextDocument(uri, { preview: false });
+      if (choice === 'Open Failures' && failures)
+        void vscode.window.showTextDocument(vscode.Uri.file(failures), { preview: false });
     });
     return result;
   },

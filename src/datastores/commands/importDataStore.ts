@@ -30,7 +30,7 @@ export const importDataStore: DataStoresCommand = {
     );
     const file = localPath(uri);
     const input = path.basename(file);
-    const { mode } = required(
+    const { mode, label } = required(
       await ctx.ui.pick(modes, {
         title: `Import ${input} into ${name}`,
         placeHolder: 'Each entry goes to the scope its line names',
@@ -38,10 +38,11 @@ export const importDataStore: DataStoresCommand = {
     );
     const result = await runBulk(ctx.ui, {
       title: `Importing ${input} into ${name}`,
-      start: { written: 0, skipped: 0, failed: 0 },
+      start: { written: 0, skipped: 0, failed: 0, lastLine: 0 },
       handled: (c) => c.written + c.skipped + c.failed,
       run: (opts) => ctx.model.import(store.ref, file, mode, opts),
-      stopped: (c) => `Import into ${name} stopped: ${counts(c)}. Import again in Create Only mode to add the rest.`,
+      stopped: (c) =>
+        `Import into ${name} stopped after line ${count(c.lastLine)}: ${counts(c)}. Import again in ${label} mode to finish it.`,
     });
     const text = `Imported ${input} into ${name} in ${seconds(result.ms)}: ${counts(result)}.`;
     ctx.log.info(text);

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { entryScheme } from '../uris';
+import { addressOf, entryScheme } from '../uris';
 import type { DataStoresCommand } from './context';
 
 /**
@@ -17,12 +17,20 @@ export const saveEntry: DataStoresCommand = {
         : vscode.window.activeTextEditor?.document;
     if (!doc || doc.uri.scheme !== entryScheme) return vscode.commands.executeCommand('workbench.action.files.save');
     if (!doc.isDirty) return { saved: true };
-    const outcome = await ctx.saver.prepare(doc, 'command');
-    if (outcome) {
-      if (!outcome.saved && !outcome.quiet) void ctx.ui.error(`Not saved: ${outcome.message}`);
-      return outcome;
-    }
-    ctx.documents.release(doc.uri);
-    return { saved: await doc.save() };
+    // A save that takes a while shows a notification whose Cancel stops it (the edit stays); a quick one shows none.
+    const title = `Saving ${addressOf(doc.uri).key}…`;
+    return ctx.ui.progress(
+      title,
+      async (signal) => {
+        const outcome = await ctx.saver.prepare(doc, 'command', signal);
+        if (outcome) {
+          if (!outcome.saved && !outcome.quiet) void ctx.ui.error(`Not saved: ${outcome.message}`);
+          return outcome;
+        }
+        ctx.documents.release(doc.uri);
+        return { saved: await doc.save() };
+      },
+      { delayMs: 1500 },
+    );
   },
 };

@@ -221,6 +221,34 @@ suite('assets in the editor', () => {
     assert.ok(ctx.log.lines().some((l) => l === 'Upload cancelled: stopped sending or following red.png'));
   });
 
+  test('an upload whose following was cancelled stays pending, and joins the Assets group once the service made it', async () => {
+    const ui = uploadUi({ 'blue.png': 'Pending Blue' });
+    const controller = new AbortController();
+    ui.progress = (_title, task) => task(controller.signal, () => undefined);
+    const polls = await operationPolls();
+    const running = upload('blue.png');
+    await until('the first poll', async () => (await operationPolls()) > polls);
+    controller.abort();
+    assert.equal((await running)[0].cancelled, true);
+    const pending = () => ctx.assets.pending(connection.id).filter((p) => p.displayName === 'Pending Blue');
+    assert.deepEqual(
+      pending().map((p) => p.file),
+      ['blue.png'],
+    );
+    const [group] = await groups();
+    ctx.tree.refresh(group);
+    const shown = (await ctx.tree.getChildren(group)).map((n) => [label(n), kind(n)]);
+    assert.ok(
+      shown.some(([l, k]) => l === 'Pending Blue' && (k === 'asset.pending' || k === 'asset')),
+      JSON.stringify(shown),
+    );
+    await new Promise((r) => setTimeout(r, 1000)); // the operation finishes in the service meanwhile
+    ctx.tree.refresh(group);
+    const node = (await ctx.tree.getChildren(group)).find((n) => label(n) === 'Pending Blue');
+    assert.equal(kind(node), 'asset', 'the finished upload did not join the list');
+    assert.deepEqual(pending(), []);
+  });
+
   test('an unsupported file type is refused before any prompt or request, naming the supported types', async () => {
     const ui = new ScriptedUi();
     ctx.ui = ui;
@@ -286,9 +314,14 @@ suite('assets in the editor', () => {
       assert.ok(!result.asset && result.error, JSON.stringify(result));
       assert.match(
         ui.messages('error')[0],
-        /^Couldn't upload red\.png: the service had not finished after 5 s \(setting universeExplorer\.operationTimeoutSeconds\); it may still finish \(operations\/[\w-]+\)/,
+        /^Couldn't upload red\.png: the service had not finished after 5 s \(setting universeExplorer\.operationTimeoutSeconds\); it may still finish, so it is listed under Assets as pending/,
       );
+      assert.doesNotMatch(ui.messages('error')[0], /operations\//, 'an internal id in the message');
       assert.equal(ctx.assets.list(connection.id).length, before);
+      assert.ok(
+        ctx.assets.pending(connection.id).some((p) => p.displayName === 'Slow Red'),
+        'not kept as pending',
+      );
       const polls = await emulator.requests({ method: 'GET', path: '/assets/v1/operations/' });
       assert.ok(polls.length >= 2, `polled ${polls.length} times`);
     } finally {

@@ -15,6 +15,8 @@ import { extensionApi, ScriptedUi } from './support';
 
 const label = (n: TreeNode) => String(n.item().label);
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+/** The entry lines of an export file: every line after its header. */
+const entryLines = (file: string) => lines(file).filter((l) => !l.startsWith('{"export":'));
 const INVENTORY_ENTRIES = 65; // the demo seed: 40 in global, 25 in season2
 
 suite('export and import', () => {
@@ -72,7 +74,10 @@ suite('export and import', () => {
     const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
     assert.deepEqual(ui.messages('error'), []);
     assert.equal(result?.exported, INVENTORY_ENTRIES);
-    const written = lines(file).map((l) => JSON.parse(l));
+    assert.deepEqual(JSON.parse(lines(file)[0]), {
+      export: { universeId: 123456, datastoreName: 'Inventory', allScopes: true },
+    });
+    const written = entryLines(file).map((l) => JSON.parse(l));
     assert.equal(written.length, INVENTORY_ENTRIES);
     assert.deepEqual([...new Set(written.map((e) => e.scope))].sort(), ['global', 'season2']);
     assert.ok(written.every((e) => typeof e.version === 'string' && 'value' in e && Array.isArray(e.userIds)));
@@ -112,11 +117,13 @@ suite('export and import', () => {
     assert.equal(await vscode.commands.executeCommand('universeExplorer.exportDataStore', store), undefined);
     assert.match(reports[0], /^Exporting Inventory \(all scopes\): \d+ entries · [\d,]+\/s$/);
     assert.deepEqual(ui.messages('error'), [], 'a cancel is no error');
-    const kept = lines(file).length;
+    const kept = entryLines(file).length;
     assert.ok(kept < INVENTORY_ENTRIES, `${kept} lines after the cancel`);
     assert.match(
       ui.messages('info').join('\n'),
-      new RegExp(`stopped with ${kept} entries in cancelled\\.ndjson\\. Export into the same file again`),
+      new RegExp(
+        `stopped with ${kept} ${kept === 1 ? 'entry' : 'entries'} in cancelled\\.ndjson\\. Export into the same file again`,
+      ),
     );
 
     answer()
@@ -124,7 +131,7 @@ suite('export and import', () => {
       .on('pick', /already holds entries/, 'Continue');
     const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
     assert.deepEqual([result?.resumed, result?.exported], [kept, INVENTORY_ENTRIES - kept]);
-    const keys = lines(file).map((l) => `${JSON.parse(l).scope}/${JSON.parse(l).key}`);
+    const keys = entryLines(file).map((l) => `${JSON.parse(l).scope}/${JSON.parse(l).key}`);
     assert.equal(new Set(keys).size, INVENTORY_ENTRIES);
     assert.equal(keys.length, INVENTORY_ENTRIES);
   });
@@ -149,7 +156,7 @@ suite('export and import', () => {
       /Imported to-import\.ndjson into Inventory in [\d.]+ s: 2 written, 65 skipped \(already there\), 1 failed\. The failed lines and their errors are in to-import\.ndjson\.failures\.ndjson\./,
     );
     const [failure] = lines(`${input}.failures.ndjson`).map((l) => JSON.parse(l));
-    assert.equal(failure.line, INVENTORY_ENTRIES + 2);
+    assert.equal(failure.line, 1 + INVENTORY_ENTRIES + 2); // after the export's header and entries
     assert.match(failure.error, /not valid JSON/);
     const client = await ctx.connections.client('sandbox');
     const added = await client.datastores.getEntry({

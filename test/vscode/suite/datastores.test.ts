@@ -278,6 +278,32 @@ suite('data stores in the editor', () => {
     assert.equal((await entryNode('Players', 'locked')).item().contextValue, 'entry.readOnly');
   });
 
+  test('a workspace (a cloned repository) cannot lift read-only universes: only the user setting counts', async () => {
+    await client.datastores.setEntry({ ...at('guarded'), value: 1 });
+    const config = () => vscode.workspace.getConfiguration('universeExplorer');
+    await config().update('readOnlyUniverses', [U], vscode.ConfigurationTarget.Global);
+    await assert.rejects(
+      Promise.resolve(config().update('readOnlyUniverses', [], vscode.ConfigurationTarget.Workspace)),
+      /User settings/,
+    );
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const file = vscode.Uri.joinPath(folder, '.vscode', 'settings.json');
+    const text = JSON.stringify({
+      'universeExplorer.readOnlyUniverses': [],
+      'universeExplorer.operationTimeoutSeconds': 77,
+    });
+    await vscode.workspace.fs.writeFile(file, Buffer.from(text));
+    try {
+      await until('the workspace settings read', () => config().get('operationTimeoutSeconds') === 77);
+      const stat = await vscode.workspace.fs.stat(uriOf('guarded'));
+      assert.equal(stat.permissions, vscode.FilePermission.Readonly);
+      assert.equal((await entryNode('Players', 'guarded')).item().contextValue, 'entry.readOnly');
+    } finally {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, '.vscode'), { recursive: true });
+      await until('the workspace settings gone', () => config().get('operationTimeoutSeconds') !== 77);
+    }
+  });
+
   test('paging through a store of 500 keys shows each key once, and a double "Load more" loads once', async () => {
     const keys = Array.from({ length: 500 }, (_, i) => `k${String(i).padStart(3, '0')}`);
     for (let i = 0; i < keys.length; i += 50) {

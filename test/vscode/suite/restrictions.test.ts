@@ -558,6 +558,19 @@ suite('user restrictions in the editor', () => {
     assert.deepEqual(ui.messages('info'), []);
   });
 
+  test('Export CSV writes reasons a spreadsheet would run as formulas as text', async () => {
+    await ban('9070', {
+      displayReason: '=HYPERLINK("http://evil.example","Appeal here")',
+      privateReason: "=cmd|' /C calc'!A0",
+    });
+    const panel = await openLog();
+    const file = vscode.Uri.file(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ur-csv-')), 'formulas.csv'));
+    answer().on('saveDialog', /^Export the restriction log/, file);
+    await panel.receive({ type: 'exportCsv' });
+    const row = parseCsv(fs.readFileSync(file.fsPath, 'utf8')).find((r) => r[1] === '9070');
+    assert.deepEqual(row?.slice(6, 8), ['\'=HYPERLINK("http://evil.example","Appeal here")', "'=cmd|' /C calc'!A0"]);
+  });
+
   test('the panel: strict CSP with a fresh nonce, media/ as its only resource root, one per universe, and its rows come back after it was hidden', async () => {
     await ban('9070', { displayReason: 'kept' });
     const panel = await openLog();
