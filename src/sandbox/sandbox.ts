@@ -12,6 +12,7 @@ import { SANDBOX_ID, type Connection, type Connections } from '../core/connectio
 import { reason } from '../core/errors';
 import type { Log } from '../core/log';
 import { settings } from '../core/settings';
+import { alive } from '../emulator/lock';
 
 export const demoUniverse = { id: 123456, name: 'Demo Universe' };
 
@@ -28,15 +29,6 @@ export interface SandboxAddress {
 interface Lock {
   pid: number;
   url?: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class Sandbox implements vscode.Disposable {
