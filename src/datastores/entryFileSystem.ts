@@ -49,6 +49,22 @@ function stateStat(l: EntryState, readOnly: boolean): vscode.FileStat {
 }
 
 /**
+ * A dirty document's stat. Its save is checked against the version its edit is based on by the EntrySaver, which
+ * asks what to keep; VS Code's own "the file is newer" check must not answer first. That check fires when stat's
+ * mtime is after the one VS Code last read, which a reload makes likely (the restored edit keeps the old time while
+ * the service moved on), so a dirty document reports time 0.
+ */
+function pinnedStat(a: EntryAddress, shown: EntryState | undefined): vscode.FileStat {
+  return {
+    type: vscode.FileType.File,
+    ctime: 0,
+    mtime: 0,
+    size: shown?.text.byteLength ?? 0,
+    permissions: settings().readOnlyUniverses.includes(a.universeId) ? vscode.FilePermission.Readonly : undefined,
+  };
+}
+
+/**
  * Entries as JSON documents. stat() reports the version shown (its time), so VS Code never sees a "newer file" of
  * its own. A deleted key shows its last value, and a value that is not JSON shows as it is: both read-only. Saves
  * go through the EntrySaver; a save it does not make fails here with its message.
@@ -69,6 +85,7 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     if (isFolder(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const a = addressOf(uri);
+    if (this.model.documents.pinned(a)) return pinnedStat(a, this.model.documents.shown(a));
     const l = this.model.documents.shown(a) ?? (await this.load(a, uri));
     return stateStat(l, readOnly(a, l));
   }

@@ -52,7 +52,7 @@ export function entriesUiTest(resultsDir: string): UiTest {
       assert.equal(await page.locator('.editor-container', { hasText: 'could not be opened' }).count(), 0);
       await wb.screenshot(resultsDir, 'entries-restored-clean');
 
-      // Another change in the service while the edit waits: Increment from the tree.
+      // Another change in the service while the edit waits, one that changes the value's length: Increment from the tree.
       await wb.openViewContainer('Universes');
       await wb.expandTreeRow('Demo Universe');
       await wb.expandTreeRow('Data Stores');
@@ -61,7 +61,7 @@ export function entriesUiTest(resultsDir: string): UiTest {
         wb.sideBar().locator('.monaco-list-row[role="treeitem"][aria-level="5"]', { hasText: 'Player_10003' }).first(),
         'Increment',
       );
-      await wb.answer('Increment Player_10003 by', '5');
+      await wb.answer('Increment Player_10003 by', '100000');
       await page
         .getByText(/Player_10003 is now \d+/)
         .first()
@@ -73,6 +73,12 @@ export function entriesUiTest(resultsDir: string): UiTest {
       const dialog = wb.dialog('was changed in the service since you opened it');
       await dialog.waitFor({ timeout: 20_000 });
       await wb.screenshot(resultsDir, 'entries-conflict-after-reload');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      assert.match((await wb.tab('Player_10003').getAttribute('class')) ?? '', /\bdirty\b/, 'the edit was thrown away');
+
+      // VS Code's own File: Save reaches the same choice, not VS Code's "the file is newer" compare.
+      await wb.runCommand('File: Save');
+      await dialog.waitFor({ timeout: 20_000 });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       assert.match((await wb.tab('Player_10003').getAttribute('class')) ?? '', /\bdirty\b/, 'the edit was thrown away');
     },

@@ -5,7 +5,7 @@
 // 2. the mocha suite in the extension host (payload extensionTestsPath), output streamed here,
 // 3. the UI tests (ui.ts) against a second server without extensionTestsPath.
 // Ends with one plain line `N passed, M failed` (`, K skipped` when any); exit 0 only when all passed
-// and N > 0. Env: UE_TEST_GREP (mocha grep), UE_TEST_TIMEOUT_MS (per mocha test), UE_RUN_TIMEOUT_MS
+// and N > 0. Env: UE_TEST_GREP (mocha grep; also picks UI tests, named `ui: …`), UE_TEST_TIMEOUT_MS (per mocha test), UE_RUN_TIMEOUT_MS
 // (the run after tools and build, default 10 min), CHROMIUM (browser path). Each server gets a fresh run
 // dir under .test-runs/ (removed when its tests pass; --keep keeps it) and failures leave screenshots
 // in test-results/. Ctrl-C, the timeout and any error stop code-server and Chromium.
@@ -180,7 +180,8 @@ async function runUi(tools: Tools, b: Browser): Promise<void> {
   const { dirs, server } = await startServer(tools, 'ui', UI_SETTINGS);
   const url = workbenchUrl(server, { workspace: dirs.workspace, extensionDevelopmentPath: ROOT });
   let allOk = true;
-  for (const t of UI_TESTS) {
+  const grep = process.env.UE_TEST_GREP ? new RegExp(process.env.UE_TEST_GREP) : undefined;
+  for (const t of UI_TESTS.filter((u) => !grep || grep.test(`ui: ${u.name}`))) {
     const started = Date.now();
     let wb: Workbench | undefined;
     try {

@@ -171,8 +171,12 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await this.page.keyboard.press('Enter');
+    // The first row is not always the one named (File: Save also finds "File: Compare Active File with Saved").
+    const row = this.page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
+      .first();
+    await row.click();
   }
 
   /** Waits for the quick input to show `title`, types `text` and accepts it (a pick takes its first match). */
@@ -232,4 +236,8 @@ export class Workbench {
   async close(): Promise<void> {
     await this.page.context().close();
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
