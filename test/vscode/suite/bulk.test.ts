@@ -11,7 +11,7 @@ import type { TestContext } from '../../../src/extension';
 import { allScopes } from '../../../src/datastores/model';
 import type { DataStoreNode } from '../../../src/datastores/tree';
 import type { TreeNode } from '../../../src/core/tree/node';
-import { extensionApi, ScriptedUi } from './support';
+import { extensionApi, ScriptedUi, until } from './support';
 
 const label = (n: TreeNode) => String(n.item().label);
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -167,6 +167,46 @@ suite('export and import', () => {
     });
     assert.equal(added.raw.toString(), '{"n":12345678901234567890}');
     assert.deepEqual([added.attributes, added.userIds], [{ from: 'import' }, [7]]);
+  });
+
+  test('an entry that cannot be read is listed with its reason in a failures file; the export goes on and says so', async () => {
+    const store = await sandboxStore('Inventory');
+    const file = path.join(dir, 'with-failure.ndjson');
+    // Another writer's value that is not JSON, as the service may hold it (the emulator refuses to store one).
+    const sandboxUrl = ctx.connections.get('sandbox')?.baseUrl;
+    const fault = {
+      method: 'GET',
+      path: '/entries/entry',
+      status: 200,
+      headers: { 'content-type': 'application/json', 'platform-entry-version': 'v-text' },
+      body: 'just text, {',
+      times: 1,
+    };
+    const res = await fetch(`${sandboxUrl}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(fault),
+    });
+    assert.equal(res.status, 200);
+    answer()
+      .on('saveDialog', /^Export Inventory \(scope global\)$/, vscode.Uri.file(file))
+      .on('warn', /could not be read/, 'Open Failures');
+    const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
+    assert.deepEqual([result?.exported, result?.failed], [39, 1]);
+    assert.equal(entryLines(file).length, 39);
+    assert.match(
+      ui.messages('warn').join('\n'),
+      /^Exported 39 entries of Inventory \(scope global\) to with-failure\.ndjson in [\d.]+ s; 1 entry could not be read and is listed with the reason in with-failure\.ndjson\.failures\.ndjson \(exporting into the same file again tries them again\)\.$/m,
+    );
+    const failures = lines(`${file}.failures.ndjson`).map((l) => JSON.parse(l));
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0].scope, 'global');
+    assert.ok(!entryLines(file).some((l) => JSON.parse(l).key === failures[0].key), 'the failed entry was exported');
+    assert.match(JSON.stringify(failures[0]), /not JSON/);
+    await until(
+      'the failures file open',
+      () => vscode.window.activeTextEditor?.document.uri.fsPath === `${file}.failures.ndjson`,
+    );
   });
 
   test('dismissing the dialog does nothing and shows nothing', async () => {
