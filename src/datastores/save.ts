@@ -275,11 +275,13 @@ export class EntrySaver {
   /**
    * The edit is dropped and the document reads the service's value again (a deleted key's last one, read-only), or
    * closes when there is nothing left to show. A dirty document is reverted; one VS Code is saving (`fs`: the save
-   * goes on, writing nothing) is reloaded once VS Code is done with it.
+   * goes on, writing nothing) is reloaded once VS Code is done with it. Until then its base stays pinned, so the
+   * stat VS Code takes after the write is a dirty document's (time 0) and the reload's stat differs from it:
+   * otherwise VS Code could keep the discarded text, now marked saved, when it already knew the service's time.
    */
   private discard(uri: vscode.Uri, a: EntryAddress, via: SaveVia, close = false): void {
-    this.model.documents.unpin(a);
     if (via !== 'fs') {
+      this.model.documents.unpin(a);
       setTimeout(() => void revert(uri, close), 0);
       return;
     }
@@ -287,6 +289,7 @@ export class EntrySaver {
     const done = vscode.workspace.onDidSaveTextDocument((doc) => {
       if (!same(doc)) return;
       done.dispose();
+      this.model.documents.unpin(a);
       if (close) void closeEditor(doc);
       else void this.reload(uri);
     });

@@ -23,8 +23,17 @@ export function entriesUiTest(resultsDir: string): UiTest {
       const scores = wb
         .sideBar()
         .locator('.monaco-list-row[role="treeitem"][aria-level="5"]', { hasText: 'Player_10003' });
-      await scores.first().click();
-      await page.locator('.tabs-container .tab.active', { hasText: 'Player_10003' }).waitFor({ timeout: 20_000 });
+      // A click while the tree still lays out the new rows can land on a row that moved: click until it opens.
+      const opened = page.locator('.tabs-container .tab.active', { hasText: 'Player_10003' });
+      for (let attempt = 0; ; attempt++) {
+        await scores.first().click();
+        const open = await opened.waitFor({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        );
+        if (open) break;
+        if (attempt === 3) throw new Error('Player_10003 did not open from the tree');
+      }
       // An edit, not saved: with files.autoSave on (code-server's default), an entry stays unsaved.
       await editorText(wb).click();
       await page.keyboard.press('Control+A');
@@ -62,10 +71,9 @@ export function entriesUiTest(resultsDir: string): UiTest {
         'Increment',
       );
       await wb.answer('Increment Player_10003 by', '100000');
-      await page
-        .getByText(/Player_10003 is now \d+/)
-        .first()
-        .waitFor({ timeout: 20_000 });
+      const now = page.getByText(/Player_10003 is now \d+/).first();
+      await now.waitFor({ timeout: 20_000 });
+      const incremented = /is now (\d+)/.exec((await now.textContent()) ?? '')![1];
 
       await wb.tab('Player_10003').click();
       await editorText(wb).click();
@@ -81,6 +89,14 @@ export function entriesUiTest(resultsDir: string): UiTest {
       await dialog.waitFor({ timeout: 20_000 });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       assert.match((await wb.tab('Player_10003').getAttribute('class')) ?? '', /\bdirty\b/, 'the edit was thrown away');
+
+      // Discard and Reload from it shows the service's value, not the discarded edit as if it were saved.
+      await wb.runCommand('File: Save');
+      await dialog.waitFor({ timeout: 20_000 });
+      await dialog.getByRole('button', { name: 'Discard and Reload' }).click();
+      await editorText(wb).filter({ hasText: incremented }).waitFor({ timeout: 20_000 });
+      assert.doesNotMatch((await wb.tab('Player_10003').getAttribute('class')) ?? '', /\bdirty\b/);
+      await wb.screenshot(resultsDir, 'entries-discarded-after-reload');
     },
   };
 }

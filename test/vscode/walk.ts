@@ -3,7 +3,7 @@
 // Each walk drives the workbench with the mouse, menus, the command palette and the keyboard, and saves
 // screenshots to test-results/walk-<walk>-<step>.png to look at. The url defaults to npm start's.
 import * as path from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { ROOT } from '../../scripts/code-server';
 import { launchBrowser, Workbench } from './workbench';
 
@@ -116,7 +116,7 @@ async function writes(w: Walker): Promise<void> {
   await w.pause(1500);
   await w.shot('incremented');
   await w.collapse('Data Stores');
-  await w.palette('Universe Explorer: Ban User');
+  await w.palette('Universe Explorer: Ban User…');
   await w.pick('One place');
   await w.type('4242');
   await w.type('3001');
@@ -190,13 +190,30 @@ async function entries(w: Walker): Promise<void> {
   await w.row('Player_10001').click();
   await editorText(w).click();
   await page.keyboard.press('Control+Home');
-  await page.keyboard.type(' ');
+  await page.keyboard.press('End');
+  await page.keyboard.type('\n"reloaded": 1,');
   await w.wb.openViewContainer('Explorer');
   await w.pause(1500);
   await w.wb.reload();
   await editorText(w).filter({ hasText: 'coins' }).waitFor({ timeout: 30_000 });
   await w.pause(1000);
   await w.shot('after-reload');
+  // The service moves on while the restored edit waits: VS Code's own File: Save asks the product's question.
+  await w.wb.openViewContainer('Universes');
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Data Stores');
+  await w.wb.expandTreeRow('PlayerData');
+  await w.menu(w.row('Player_10001'), 'Edit Attributes and User IDs');
+  await w.wb.answer('Attributes of Player_10001', '{"walk": 2}');
+  await w.wb.answer('User ids of Player_10001', '');
+  await w.pause(1000);
+  await editorText(w).click();
+  await w.palette('File: Save');
+  await w.wb.dialog('was changed in the service').waitFor({ timeout: 20_000 });
+  await w.shot('file-save-after-reload');
+  await w.wb.dialog('was changed in the service').getByRole('button', { name: 'Discard and Reload' }).click();
+  await w.pause(1500);
+  await w.shot('discarded');
 }
 
 /** The sandbox shared by windows: its address and key from the palette, a second window, a reload. */
@@ -229,7 +246,108 @@ async function sandbox(w: Walker): Promise<void> {
   await w.shot('after-reload');
 }
 
-const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox };
+/** The webview page of the restriction log (webviews are a frame inside the workbench's webview frame). */
+async function logFrame(w: Walker): Promise<Frame> {
+  for (let i = 0; i < 150; i++) {
+    for (const frame of w.page.frames()) {
+      if (frame.parentFrame()?.url().includes('webview') && (await frame.$('#rows').catch(() => null))) return frame;
+    }
+    await w.pause(200);
+  }
+  throw new Error('no restriction log webview');
+}
+
+/** Accepts the save dialog (code-server's own, a path in the quick input) at the path it proposes. */
+async function acceptSaveDialog(w: Walker): Promise<void> {
+  await w.page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
+  await w.pause(600);
+  await w.shot('save-dialog');
+  await w.page.keyboard.press('Enter');
+  await w.pause(600);
+  const overwrite = w.page.locator('.quick-input-widget', { hasText: 'already exists' });
+  if (await overwrite.isVisible()) await w.page.keyboard.press('Enter');
+}
+
+/** Backups and hostile values: an export meeting an unreadable entry, a CSV of formula-like reasons, an upload left pending. */
+async function backups(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  const sandboxUrl = await w.wb.treeRowDescription('Local Sandbox');
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Data Stores');
+  // Another writer's value that is not JSON, played back by the sandbox for the next entry read.
+  const fault = {
+    method: 'GET',
+    path: '/entries/entry',
+    status: 200,
+    headers: { 'content-type': 'application/json', 'platform-entry-version': 'v-text' },
+    body: 'just text, {',
+    times: 1,
+  };
+  const res = await fetch(`${sandboxUrl}/_emulator/faults`, { method: 'POST', body: JSON.stringify(fault) });
+  if (!res.ok) throw new Error(`fault: ${res.status}`);
+  await w.menu(w.row('Inventory'), 'Export…');
+  await acceptSaveDialog(w);
+  await w.pause(800);
+  if (await page.locator('.quick-input-title', { hasText: 'already holds entries' }).isVisible()) {
+    await w.shot('export-file-exists');
+    await w.pick('Start Over');
+  }
+  const summary = page.locator('.notification-toast', { hasText: 'could not be read' });
+  await summary.waitFor({ timeout: 30_000 });
+  await w.pause(500);
+  await w.shot('export-summary');
+  await summary.getByRole('button', { name: 'Open Failures' }).click();
+  await w.pause(1500);
+  await w.shot('failures-file');
+  await w.collapse('Data Stores');
+
+  // A ban whose reason is a spreadsheet formula, exported from the log as CSV.
+  await w.palette('Universe Explorer: Ban User…');
+  await w.pick('Whole universe');
+  await w.type('5150');
+  await w.pick('1 day');
+  await w.type('=HYPERLINK("http://evil.example","Appeal here")');
+  await w.type("+cmd|' /C calc'!A0");
+  await w.pick('No');
+  await w.pause(1500);
+  await w.palette('Universe Explorer: Show Restriction Log');
+  const frame = await logFrame(w);
+  await frame.locator('td.reason', { hasText: 'HYPERLINK' }).first().waitFor({ timeout: 20_000 });
+  await w.shot('log-with-formulas');
+  await frame.locator('#export').click();
+  await acceptSaveDialog(w);
+  const exported = page.locator('.notification-toast', { hasText: 'restriction log entries' });
+  await exported.waitFor({ timeout: 20_000 });
+  await exported.getByRole('button', { name: 'Open File' }).click();
+  await w.pause(1500);
+  await w.shot('csv-neutralised');
+
+  // An upload whose following is cancelled stays pending, and joins the Assets group once checked.
+  await w.wb.openViewContainer('Explorer');
+  await w.wb.expandTreeRow('assets');
+  await w.menu(w.row('blue.png'), 'Upload as Asset');
+  await w.pause(800);
+  if (await page.locator('.quick-input-title', { hasText: 'Upload blue.png as' }).isVisible()) await w.pick('Image');
+  await w.wb.answer('Display name for blue.png', 'Walked Upload');
+  await w.wb.answer('Description', 'Uploaded by the walk');
+  await w.wb.answer('Creator', '1234');
+  const progress = page.locator('.notification-toast', { hasText: 'Uploading blue.png' });
+  await progress.waitFor({ timeout: 20_000 });
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await w.pause(1500);
+  await w.shot('upload-cancelled');
+  await w.wb.openViewContainer('Universes');
+  await w.wb.expandTreeRow('Assets');
+  await w.pause(1000);
+  await w.shot('pending-upload');
+  await w.palette('Universe Explorer: Check Pending Uploads');
+  await w.pause(2500);
+  await w.shot('pending-checked');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox, backups };
 
 async function main(): Promise<void> {
   const chosen = args.filter((a) => !a.startsWith('http'));

@@ -35,14 +35,18 @@ interface BulkJob<C, R> {
 export async function runBulk<C extends object, R>(ui: Ui, job: BulkJob<C, R>): Promise<R> {
   let counts = job.start;
   try {
-    return await ui.progress(job.title, (signal, report) =>
-      job.run({
-        signal,
-        onProgress: (p) => {
-          counts = p;
-          report(`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
-        },
-      }),
+    // A job done within half a second shows only its summary.
+    return await ui.progress(
+      job.title,
+      (signal, report) =>
+        job.run({
+          signal,
+          onProgress: (p) => {
+            counts = p;
+            report(`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
+          },
+        }),
+      { delayMs: 500 },
     );
   } catch (error) {
     if (isCancel(error)) void ui.info(job.stopped(counts));

@@ -276,7 +276,11 @@ export class RestrictionLogPanel implements vscode.Disposable {
     if (!uri) return undefined;
     await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(CSV_HEADER, logs.map(csvRow)), 'utf8'));
     this.deps.log.info(`Exported ${logs.length} restriction log entries to ${uri.toString(true)}`);
-    void this.deps.ui.info(`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`);
+    void this.deps.ui
+      .info(`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`, 'Open File')
+      .then((choice) => {
+        if (choice === 'Open File') void vscode.window.showTextDocument(uri, { preview: false });
+      });
     return uri;
   }
 

@@ -175,6 +175,19 @@ suite('entries like files', () => {
     assert.equal(await value('counter'), '11');
   });
 
+  test("Discard and Reload from VS Code's own save shows the service's value, not the discarded edit", async () => {
+    await client.datastores.setEntry({ ...at('dropped'), value: { n: 1 } });
+    const editor = await openEditor(uriOf('dropped'));
+    await replaceText(editor, '{"n": 1, "mine": true}');
+    await client.datastores.setEntry({ ...at('dropped'), value: { n: 2 } });
+    answer().on('warn', /^"dropped" .* was changed in the service/, 'Discard and Reload');
+    await editor.document.save();
+    await until('the service value shown', () => editor.document.getText().includes('"n": 2'));
+    assert.equal(editor.document.isDirty, false);
+    assert.doesNotMatch(editor.document.getText(), /mine/);
+    assert.equal(await value('dropped'), '{"n":2}');
+  });
+
   test("another writer's same-size change, then Edit Attributes from the tree: the save still asks", async () => {
     await client.datastores.setEntry({ ...at('same'), value: { v: 1 } });
     const editor = await openEditor(uriOf('same'));
