@@ -9,6 +9,15 @@ export interface Ui {
     items: readonly T[],
     options: vscode.QuickPickOptions,
   ): Promise<T[] | undefined>;
+  /**
+   * A pick that also takes a typed value: `meaning(text)` says what the text stands for (shown beside it as the
+   * first item), or undefined when it is not a value. Returns the item picked or the text typed.
+   */
+  pickOrType<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+    meaning: (text: string) => string | undefined,
+  ): Promise<T | string | undefined>;
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   warn(
     message: string,
@@ -26,6 +35,7 @@ export const vscodeUi: Ui = {
   input: async (options) => vscode.window.showInputBox(options),
   pick: async (items, options) => vscode.window.showQuickPick(items, options),
   pickMany: async (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
+  pickOrType: (items, options, meaning) => pickOrType(items, options, meaning),
   info: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: async (message, options, ...actions) => vscode.window.showWarningMessage(message, options, ...actions),
   error: async (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
@@ -53,6 +63,7 @@ export class SwitchableUi implements Ui {
   input: Ui['input'] = (options) => this.target.input(options);
   pick: Ui['pick'] = (items, options) => this.target.pick(items, options);
   pickMany: Ui['pickMany'] = (items, options) => this.target.pickMany(items, options);
+  pickOrType: Ui['pickOrType'] = (items, options, meaning) => this.target.pickOrType(items, options, meaning);
   info: Ui['info'] = (message, ...actions) => this.target.info(message, ...actions);
   warn: Ui['warn'] = (message, options, ...actions) => this.target.warn(message, options, ...actions);
   error: Ui['error'] = (message, ...actions) => this.target.error(message, ...actions);
@@ -74,4 +85,38 @@ export class UserCancelled extends Error {
 export function required<T>(answer: T | undefined): T {
   if (answer === undefined) throw new UserCancelled();
   return answer;
+}
+
+/** VS Code's quick pick with a first item for what is typed, when it is a value. */
+function pickOrType<T extends vscode.QuickPickItem>(
+  items: readonly T[],
+  options: vscode.QuickPickOptions,
+  meaning: (text: string) => string | undefined,
+): Promise<T | string | undefined> {
+  return new Promise((resolve) => {
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    let typed: vscode.QuickPickItem | undefined;
+    let result: T | string | undefined;
+    quickPick.title = options.title;
+    quickPick.placeholder = options.placeHolder;
+    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? false;
+    quickPick.items = items;
+    quickPick.onDidChangeValue((value) => {
+      const text = value.trim();
+      const means = text ? meaning(text) : undefined;
+      typed = means === undefined ? undefined : { label: text, description: means, alwaysShow: true };
+      quickPick.items = typed ? [typed, ...items] : items;
+    });
+    quickPick.onDidAccept(() => {
+      const [picked] = quickPick.selectedItems;
+      if (!picked) return;
+      result = picked === typed ? picked.label : (picked as T);
+      quickPick.hide();
+    });
+    quickPick.onDidHide(() => {
+      quickPick.dispose();
+      resolve(result);
+    });
+    quickPick.show();
+  });
 }

@@ -42,7 +42,18 @@ async function askDuration(ui: Ui, who: string, current?: GameJoinRestriction): 
     })),
     { label: 'Type a duration…', description: 'e.g. 90m, 12h, 3d, 1h30m', typed: true },
   ];
-  const picked = required(await ui.pick(items, { title: `Duration of the restriction of ${who}` }));
+  const picked = required(
+    await ui.pickOrType(
+      items,
+      { title: `Duration of the restriction of ${who}`, placeHolder: `Pick one, or type ${DURATION_HINT}` },
+      (text) => {
+        if (checkDuration(text)) return undefined;
+        const duration = toServiceDuration(parseDuration(text));
+        return `typed: ${describeDuration(duration)} (${duration})`;
+      },
+    ),
+  );
+  if (typeof picked === 'string') return toServiceDuration(parseDuration(picked));
   if (!picked.typed) return picked.duration;
   const seconds = fromServiceDuration(current?.duration);
   const text = required(

@@ -46,6 +46,18 @@ class RecordingUi extends ScriptedUi {
     );
     return super.pick(items, options);
   }
+
+  override async pickOrType<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+    meaning: (text: string) => string | undefined,
+  ): Promise<T | string | undefined> {
+    this.offered.set(
+      options.title ?? '',
+      items.map((i) => i.label),
+    );
+    return super.pickOrType(items, options, meaning);
+  }
 }
 
 suite('user restrictions in the editor', () => {
@@ -230,6 +242,15 @@ suite('user restrictions in the editor', () => {
     assert.match(String(nodes[0].item().description), /^active · 1h (30m|29m) left$/);
     assert.equal(nodes[1].item().description, 'active · permanent');
     assert.equal(nodes[2].item().description, 'inactive');
+
+    // Typed straight into the list, as the README says, with no "Type a duration…" first.
+    banAnswers('9015', '3d', 'Spam', '', 'No');
+    await vscode.commands.executeCommand('universeExplorer.banUser', await group());
+    assert.equal(
+      (await client.restrictions.get({ universeId: U, userId: 9015 })).gameJoinRestriction.duration,
+      '259200s',
+    );
+    await client.restrictions.update({ universeId: U, userId: 9015, gameJoinRestriction: { active: false } });
   });
 
   test('Edit Restriction is prefilled from the current restriction, keeps it active and its start time', async () => {

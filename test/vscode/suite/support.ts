@@ -75,6 +75,20 @@ export class ScriptedUi implements Ui {
     return item;
   }
 
+  /** The answer is an item's label, or a typed value (which `meaning` must accept). */
+  async pickOrType<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: vscode.QuickPickOptions,
+    meaning: (text: string) => string | undefined,
+  ): Promise<T | string | undefined> {
+    const text = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string | undefined;
+    if (text === undefined) return undefined;
+    const item = items.find((i) => i.label === text);
+    if (item) return item;
+    if (meaning(text) === undefined) throw new Error(`ScriptedUi: "${text}" is neither an item nor a value`);
+    return text;
+  }
+
   async pickMany<T extends vscode.QuickPickItem>(
     items: readonly T[],
     options: vscode.QuickPickOptions,

@@ -1,0 +1,246 @@
+// Which commands each tree row's menus show, read from package.json and evaluated as VS Code evaluates a `when`
+// clause (`==`, `!=`, `=~ /regex/flags`, `!`, `&&`, `||`, parentheses), for every context value a node can take.
+// A `when` clause that escapes its regex twice, or names a context value no node has, fails here.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+interface MenuItem {
+  command: string;
+  when?: string;
+  group?: string;
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+  contributes: { menus: Record<string, MenuItem[]> };
+};
+
+type Context = Record<string, string | boolean | undefined>;
+
+/** Evaluates a `when` clause against the context: the subset of VS Code's grammar that package.json uses. */
+export function evaluateWhen(when: string, context: Context): boolean {
+  let i = 0;
+  const space = () => {
+    while (when[i] === ' ') i++;
+  };
+  const word = (): string => {
+    space();
+    const start = i;
+    while (i < when.length && !/[\s()!=&|]/.test(when[i])) i++;
+    if (start === i) throw new Error(`expected a name at ${i} in: ${when}`);
+    return when.slice(start, i);
+  };
+  const regex = (): RegExp => {
+    space();
+    if (when[i] !== '/') throw new Error(`expected a regex at ${i} in: ${when}`);
+    let source = '';
+    for (i++; i < when.length && when[i] !== '/'; i++) {
+      if (when[i] === '\\') source += when[i++];
+      source += when[i];
+    }
+    i++;
+    const start = i;
+    while (/[a-z]/.test(when[i] ?? '')) i++;
+    return new RegExp(source, when.slice(start, i));
+  };
+  const primary = (): boolean => {
+    space();
+    if (when[i] === '!' && when[i + 1] !== '=') {
+      i++;
+      return !primary();
+    }
+    if (when[i] === '(') {
+      i++;
+      const value = or();
+      space();
+      if (when[i++] !== ')') throw new Error(`expected ) in: ${when}`);
+      return value;
+    }
+    const key = word();
+    space();
+    const op = when.slice(i, i + 2);
+    if (op === '==' || op === '!=') {
+      i += 2;
+      const equal = String(context[key]) === word();
+      return op === '==' ? equal : !equal;
+    }
+    if (op === '=~') {
+      i += 2;
+      return regex().test(String(context[key] ?? ''));
+    }
+    if (key === 'true' || key === 'false') return key === 'true';
+    return !!context[key];
+  };
+  const and = (): boolean => {
+    let value = primary();
+    for (space(); when.startsWith('&&', i); space()) {
+      i += 2;
+      value = primary() && value;
+    }
+    return value;
+  };
+  const or = (): boolean => {
+    let value = and();
+    for (space(); when.startsWith('||', i); space()) {
+      i += 2;
+      value = and() || value;
+    }
+    return value;
+  };
+  const value = or();
+  space();
+  if (i < when.length) throw new Error(`unexpected "${when.slice(i)}" in: ${when}`);
+  return value;
+}
+
+const short = (command: string) => command.replace('universeExplorer.', '');
+
+/** The row's menus: its context menu, and the icons on the row (`inline`). */
+function menusOf(viewItem: string): { menu: string[]; inline: string[] } {
+  const context = { view: 'universeExplorer.universes', viewItem };
+  const shown = manifest.contributes.menus['view/item/context'].filter((m) => evaluateWhen(m.when ?? 'true', context));
+  const names = (items: MenuItem[]) => [...new Set(items.map((m) => short(m.command)))].sort();
+  return {
+    menu: names(shown.filter((m) => !m.group?.startsWith('inline'))),
+    inline: names(shown.filter((m) => m.group?.startsWith('inline'))),
+  };
+}
+
+/** Every context value a node of the Universes view takes, with the commands its menus must show. */
+const expected: Record<string, { menu: string[]; inline: string[] }> = {
+  connection: {
+    menu: ['addUniverse', 'editConnection', 'refresh', 'removeConnection', 'testConnection'],
+    inline: ['refresh'],
+  },
+  'connection.sandbox': {
+    menu: ['copySandboxAddress', 'refresh', 'resetSandbox', 'stopSandbox', 'testConnection'],
+    inline: ['refresh'],
+  },
+  universe: { menu: ['refresh', 'removeUniverse', 'testConnection'], inline: ['refresh'] },
+  'universe.readOnly': { menu: ['refresh', 'removeUniverse', 'testConnection'], inline: ['refresh'] },
+  dataStores: { menu: ['filterDataStores', 'refresh'], inline: ['filterDataStores', 'refresh'] },
+  dataStore: {
+    menu: ['chooseScope', 'exportDataStore', 'filterEntries', 'goToKey', 'importDataStore', 'newEntry', 'refresh'],
+    inline: ['chooseScope', 'filterEntries', 'refresh'],
+  },
+  'dataStore.readOnly': {
+    menu: ['chooseScope', 'exportDataStore', 'filterEntries', 'goToKey', 'refresh'],
+    inline: ['chooseScope', 'filterEntries', 'refresh'],
+  },
+  entry: {
+    menu: ['copyKey', 'copyVersion', 'deleteEntry', 'editMetadata', 'incrementEntry', 'refresh'],
+    inline: [],
+  },
+  'entry.readOnly': { menu: ['copyKey', 'copyVersion', 'refresh'], inline: [] },
+  'entry.deleted': { menu: ['copyKey', 'copyVersion', 'refresh'], inline: [] },
+  'entry.deleted.readOnly': { menu: ['copyKey', 'copyVersion', 'refresh'], inline: [] },
+  version: { menu: ['compareVersion', 'copyVersion', 'restoreVersion'], inline: [] },
+  'version.readOnly': { menu: ['compareVersion', 'copyVersion'], inline: [] },
+  'version.deleted': { menu: ['copyVersion'], inline: [] },
+  assets: {
+    menu: ['addAssetById', 'checkPendingUploads', 'refresh', 'uploadAsset'],
+    inline: ['addAssetById', 'refresh', 'uploadAsset'],
+  },
+  asset: {
+    menu: [
+      'archiveAsset',
+      'copyAssetId',
+      'editAssetInfo',
+      'editAssetPreviews',
+      'editAssetSocialLinks',
+      'refresh',
+      'removeAsset',
+      'showAssetDetails',
+      'updateAssetContent',
+    ],
+    inline: [],
+  },
+  'asset.archived': {
+    menu: [
+      'copyAssetId',
+      'editAssetInfo',
+      'editAssetPreviews',
+      'editAssetSocialLinks',
+      'refresh',
+      'removeAsset',
+      'restoreAsset',
+      'showAssetDetails',
+    ],
+    inline: ['restoreAsset'],
+  },
+  'asset.unavailable': { menu: ['copyAssetId', 'refresh', 'removeAsset'], inline: [] },
+  'asset.pending': { menu: ['checkPendingUploads', 'forgetPendingUpload'], inline: ['checkPendingUploads'] },
+  assetVersion: { menu: ['rollbackAsset'], inline: [] },
+  'assetVersion.current': { menu: [], inline: [] },
+  restrictions: {
+    menu: ['banUser', 'lookUpUser', 'refresh', 'showPlace', 'showRestrictionLog'],
+    inline: ['banUser', 'refresh', 'showRestrictionLog'],
+  },
+  'restrictions.readOnly': {
+    menu: ['lookUpUser', 'refresh', 'showPlace', 'showRestrictionLog'],
+    inline: ['refresh', 'showRestrictionLog'],
+  },
+  restrictionsPlace: {
+    menu: ['banUser', 'hidePlace', 'lookUpUser', 'refresh'],
+    inline: ['banUser', 'hidePlace', 'refresh'],
+  },
+  'restrictionsPlace.readOnly': {
+    menu: ['hidePlace', 'lookUpUser', 'refresh'],
+    inline: ['hidePlace', 'refresh'],
+  },
+  'restriction.active': { menu: ['editRestriction', 'unban'], inline: ['editRestriction'] },
+  'restriction.inactive': { menu: ['editRestriction'], inline: ['editRestriction'] },
+  'restriction.active.inherited': { menu: [], inline: [] },
+  'restriction.inactive.inherited': { menu: [], inline: [] },
+  'restriction.active.readOnly': { menu: [], inline: [] },
+  'restriction.inactive.readOnly': { menu: [], inline: [] },
+  'restriction.active.inherited.readOnly': { menu: [], inline: [] },
+  message: { menu: [], inline: [] },
+  loadMore: { menu: [], inline: [] },
+  error: { menu: ['refresh'], inline: ['refresh'] },
+};
+
+describe('tree menus', () => {
+  it('the when-clause reader follows VS Code: a regex literal keeps its escapes as written', () => {
+    assert.equal(evaluateWhen('viewItem =~ /^a\\.b$/', { viewItem: 'a.b' }), true);
+    assert.equal(evaluateWhen('viewItem =~ /^a\\.b$/', { viewItem: 'axb' }), false);
+    assert.equal(evaluateWhen('viewItem =~ /^a\\\\.b$/', { viewItem: 'a.b' }), false); // escaped twice
+    assert.equal(evaluateWhen('v == x && !(w =~ /y/i)', { v: 'x', w: 'Z' }), true);
+    assert.equal(evaluateWhen('v != x || w', { v: 'x', w: true }), true);
+  });
+
+  for (const [viewItem, menus] of Object.entries(expected)) {
+    it(`a ${viewItem} row shows ${menus.menu.join(', ') || 'no menu'}`, () => {
+      assert.deepEqual(menusOf(viewItem), menus);
+    });
+  }
+
+  it('every context value set in src is in the table, and every row menu item shows on some row', () => {
+    const src = path.join(__dirname, '../../src');
+    const files = fs
+      .readdirSync(src, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'));
+    const literals = files.flatMap((f) =>
+      [...fs.readFileSync(path.join(src, f), 'utf8').matchAll(/contextValue = [^;]*;/gs)].flatMap((m) =>
+        [...m[0].matchAll(/'([a-zA-Z][a-zA-Z.]*)'/g)].map((l) => l[1]),
+      ),
+    );
+    const known = Object.keys(expected);
+    for (const literal of literals) {
+      assert.ok(
+        known.some((k) => `.${k}.`.includes(`.${literal}.`)), // a whole value, or a part of a composed one
+        `no row in the table for context value ${literal}`,
+      );
+    }
+    const unreachable = manifest.contributes.menus['view/item/context'].filter(
+      (m) =>
+        !known.some((viewItem) => evaluateWhen(m.when ?? 'true', { view: 'universeExplorer.universes', viewItem })),
+    );
+    assert.deepEqual(
+      unreachable.map((m) => `${short(m.command)} (${m.when})`),
+      [],
+    );
+  });
+});
