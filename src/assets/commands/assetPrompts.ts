@@ -45,11 +45,15 @@ export async function askDescription(ui: Ui, title: string, value = ''): Promise
   );
 }
 
+/** Who owns the Local Sandbox's demo assets: the creator an upload there starts from. */
+const SANDBOX_CREATOR: Creator = { userId: '1001' };
+
 /** The creator to upload as; the answer is remembered for the connection. */
 export async function askCreator(ctx: AssetsContext, connectionId: string): Promise<Creator> {
+  const sandbox = ctx.connections.get(connectionId)?.sandbox;
   const text = await ctx.ui.input({
     title: 'Creator',
-    value: formatCreator(ctx.model.creator(connectionId)),
+    value: formatCreator(ctx.model.creator(connectionId) ?? (sandbox ? SANDBOX_CREATOR : undefined)),
     prompt: 'The user id to upload as (e.g. 1001), or "group <id>" for a group; remembered for this connection',
     validateInput: validator(parseCreator),
   });

@@ -26,6 +26,8 @@ export class UniverseTree implements vscode.TreeDataProvider<TreeNode>, vscode.D
   getTreeItem(node: TreeNode): vscode.TreeItem {
     const item = node.item();
     item.id = node.id;
+    // Screen readers hear what the row shows, not its tooltip (VS Code reads a plain-text tooltip by default).
+    item.accessibilityInformation ??= { label: shownText(item) };
     return item;
   }
 
@@ -118,4 +120,10 @@ export class UniverseTree implements vscode.TreeDataProvider<TreeNode>, vscode.D
 
 function same(a: Connection, b: Connection): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A row's label and description, as they read on screen. */
+function shownText(item: vscode.TreeItem): string {
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  return [label, typeof item.description === 'string' ? item.description : ''].filter(Boolean).join(', ');
 }

@@ -97,6 +97,24 @@ suite('extension shell', () => {
     assert.equal((await ctx.tree.getChildren()).filter((n) => label(n) === 'Local Sandbox').length, 1);
   });
 
+  test('screen readers hear what each row of the demo tree shows, not its tooltip', async () => {
+    await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    const [sandbox] = await ctx.tree.getChildren();
+    const [universe] = await ctx.tree.getChildren(sandbox);
+    const groupRows = await ctx.tree.getChildren(universe);
+    const storeRows = await ctx.tree.getChildren(groupRows[0]);
+    const entryRows = (await ctx.tree.getChildren(storeRows.find((n) => label(n) === 'PlayerData'))).slice(0, 3);
+    const rows = [sandbox, universe, ...groupRows, ...storeRows, ...entryRows];
+    for (const row of rows) {
+      const item = ctx.tree.getTreeItem(row);
+      const shown = [label(row), typeof item.description === 'string' ? item.description : '']
+        .filter(Boolean)
+        .join(', ');
+      assert.equal(item.accessibilityInformation?.label, shown);
+    }
+    assert.equal(ctx.tree.getTreeItem(universe).accessibilityInformation?.label, 'Demo Universe, 123456');
+  });
+
   test('a new connection keeps its API key in SecretStorage only: not in settings, globalState or the log', async () => {
     const secret = `shell-secret-${Date.now()}`;
     const testEmulator = await TestEmulator.start({ apiKeys: [{ key: secret }] });
