@@ -347,7 +347,41 @@ async function backups(w: Walker): Promise<void> {
   await w.shot('pending-checked');
 }
 
-const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox, backups };
+/** Menus that work: a duration typed into the list, Edit on a restriction's row, icons only on group rows. */
+async function menus(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.palette('Universe Explorer: Ban User…');
+  await w.pick('Whole universe');
+  await w.type('6060');
+  await page.locator('.quick-input-title', { hasText: 'Duration' }).waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-widget input').fill('3d');
+  await w.pause(600);
+  await w.shot('typed-duration');
+  await page.keyboard.press('Enter');
+  await w.type('Typed duration');
+  await w.type('');
+  await w.pick('No');
+  await w.pause(1500);
+  await w.wb.expandTreeRow('User Restrictions');
+  await w.pause(1000);
+  const ban = w.row('6060');
+  await ban.hover();
+  await w.shot('restriction-row');
+  await ban.click({ button: 'right' });
+  await page.locator('.monaco-menu .action-item', { hasText: 'Edit Restriction' }).first().waitFor({ timeout: 10_000 });
+  await w.shot('restriction-menu');
+  await page.keyboard.press('Escape');
+  await w.wb.expandTreeRow('Data Stores');
+  await w.wb.expandTreeRow('PlayerData');
+  await w.row('Player_10001').hover();
+  await w.pause(500);
+  await w.shot('entry-row-no-refresh-icon');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox, backups, menus };
 
 async function main(): Promise<void> {
   const chosen = args.filter((a) => !a.startsWith('http'));
