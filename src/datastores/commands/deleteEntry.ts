@@ -1,5 +1,6 @@
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
+import { confirmWithUndo } from './undo';
 
 export const deleteEntry: DataStoresCommand = {
   id: 'universeExplorer.deleteEntry',
@@ -16,7 +17,17 @@ export const deleteEntry: DataStoresCommand = {
       'Delete',
     );
     if (answer !== 'Delete') return false;
-    await ctx.ui.progress(`Deleting ${key}…`, (signal) => ctx.model.delete(entry.address, signal));
+    const last = await ctx.ui.progress(`Deleting ${key}…`, async (signal) => {
+      const newest = await ctx.model.newestVersion(entry.address, signal);
+      await ctx.model.delete(entry.address, signal);
+      return newest;
+    });
+    confirmWithUndo(
+      ctx,
+      entry.address,
+      `Deleted "${key}" (scope ${scope}) from ${entry.parent.store.name}. Its versions are kept for 30 days.`,
+      last && !last.deleted ? last.version : undefined,
+    );
     return true;
   },
 };

@@ -1,5 +1,7 @@
 import type { DataStoresCommand } from './context';
+import { localTime } from '../uris';
 import { asVersion, writableEntry } from './nodes';
+import { confirmWithUndo } from './undo';
 
 export const restoreVersion: DataStoresCommand = {
   id: 'universeExplorer.restoreVersion',
@@ -8,13 +10,21 @@ export const restoreVersion: DataStoresCommand = {
     const v = asVersion(node);
     const entry = writableEntry(v.parent);
     const answer = await ctx.ui.warn(
-      `Restore "${entry.entry.key}" to the version of ${v.version.createdTime}?`,
+      `Restore "${entry.entry.key}" to the version of ${localTime(v.version.createdTime)}?`,
       { modal: true, detail: 'Its value, attributes and user ids are written as a new version; the history is kept.' },
       'Restore',
     );
     if (answer !== 'Restore') return undefined;
-    return ctx.ui.progress(`Restoring ${entry.entry.key}…`, (signal) =>
-      ctx.model.restore(entry.address, v.version.version, signal),
+    const [before, written] = await ctx.ui.progress(`Restoring ${entry.entry.key}…`, async (signal) => {
+      const newest = await ctx.model.newestVersion(entry.address, signal);
+      return [newest, await ctx.model.restore(entry.address, v.version.version, signal)] as const;
+    });
+    confirmWithUndo(
+      ctx,
+      entry.address,
+      `Restored "${entry.entry.key}" to the version of ${localTime(v.version.createdTime)}.`,
+      before && !before.deleted ? before.version : undefined,
     );
+    return written;
   },
 };

@@ -225,6 +225,21 @@ suite('data stores in the editor', () => {
     answer().on('warn', /^Delete "doomed"/, 'Delete');
     await vscode.commands.executeCommand('universeExplorer.deleteEntry', await entryNode('Players', 'doomed'));
     await assert.rejects(client.datastores.getEntry(at('doomed')), NotFoundError);
+    assert.deepEqual(ui.messages('info'), [
+      'Deleted "doomed" (scope global) from Players. Its versions are kept for 30 days.',
+    ]);
+
+    // Undo from that confirmation puts the value back.
+    await client.datastores.setEntry({ ...at('doomed'), value: 2, attributes: { keep: 1 } });
+    answer()
+      .on('warn', /^Delete "doomed"/, 'Delete')
+      .on('info', /^Deleted "doomed"/, 'Undo');
+    await vscode.commands.executeCommand('universeExplorer.deleteEntry', await entryNode('Players', 'doomed'));
+    const back = await until('the entry back', () => client.datastores.getEntry(at('doomed')).catch(() => undefined));
+    assert.deepEqual([back.raw.toString(), back.attributes], ['2', { keep: 1 }]);
+    await until('Undo confirmed', () =>
+      ui.messages('info').includes('"doomed" holds its earlier value again, as a new version.'),
+    );
   });
 
   test('Increment validates the number and keeps attributes and user ids', async () => {
@@ -254,13 +269,17 @@ suite('data stores in the editor', () => {
     const original = await vscode.workspace.openTextDocument(diff.original);
     assert.match(original.getText(), /"n": 1/);
 
-    answer().on('warn', /^Restore "history"/, 'Restore');
+    answer().on('warn', /^Restore "history" to the version of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\?$/, 'Restore');
     await vscode.commands.executeCommand('universeExplorer.restoreVersion', oldest);
     const now = await client.datastores.getEntry(at('history'));
     assert.equal(now.raw.toString(), '{"n":1}');
     assert.deepEqual(now.attributes, { n: 1 });
     const all = await client.datastores.listEntryVersions(at('history'));
     assert.equal(all.items.length, 4);
+    assert.match(
+      ui.messages('info').join('\n'),
+      /^Restored "history" to the version of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/,
+    );
   });
 
   test('a read-only universe opens entries read-only and refuses to save', async () => {
