@@ -139,9 +139,24 @@ export class Workbench {
   async openViewContainer(name: string): Promise<void> {
     const item = this.activityBarItem(name);
     await item.waitFor({ state: 'visible' });
-    if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
-    await this.page.waitForFunction((el) => el?.getAttribute('aria-selected') === 'true', await item.elementHandle());
-    await this.sideBar().waitFor({ state: 'visible' });
+    const timeout = 7_500;
+    const open = async () => {
+      try {
+        const handle = await item.elementHandle();
+        await this.page.waitForFunction((el) => el?.getAttribute('aria-selected') === 'true', handle, { timeout });
+        await this.sideBar().waitFor({ state: 'visible', timeout });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Right after a reload the workbench may still be restoring the side bar, and a click then closes it again.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const shown = (await item.getAttribute('aria-selected')) === 'true' && (await this.sideBar().isVisible());
+      if (!shown) await item.click();
+      if (await open()) return;
+    }
+    throw new Error(`the ${name} view did not open`);
   }
 
   sideBar(): Locator {
