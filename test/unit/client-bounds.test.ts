@@ -1,8 +1,7 @@
 // Bounds on what the service sends (hostile loopback servers): body size, whole-answer deadline, message length and
 // characters, empty pages without end, user ids a double cannot hold.
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   InvalidArgumentError,
   ResponseShapeError,
@@ -10,31 +9,16 @@ import {
   TimeoutError,
   type OpenApiClient,
 } from '../../src/api';
-import { makeClient, rejection } from './support/client';
-import { sendJson, startFixture, type Fixture, type SeenRequest } from './support/fixture';
+import { rejection } from './support/client';
+import { sendJson } from './support/fixture';
+import { perTestClient } from './support/perTest';
 import { drip, sendLazily } from './support/hostile';
 
 const ENTRY = { universeId: 5, datastoreName: 'store', entryKey: 'k' };
 const MiB = 1024 * 1024;
 const entryHeaders = { 'platform-entry-version': 'v1', 'content-type': 'application/json' };
-let fixture: Fixture | undefined;
-let client: OpenApiClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = fixture = undefined;
-});
-
-async function setup(
-  handler: (req: SeenRequest, res: ServerResponse, i: number) => void,
-  overrides = {},
-): Promise<{ client: OpenApiClient; logs: import('../../src/api').LogEvent[] }> {
-  fixture = await startFixture(handler);
-  const made = makeClient(fixture.url, overrides);
-  client = made.client;
-  return made;
-}
+const t = perTestClient();
+const setup = t.setup;
 
 describe('answer size', () => {
   for (const [name, limit, call, headers] of [
@@ -81,7 +65,7 @@ describe('deadline', () => {
   it('an answer that drips one byte at a time ends at the timeout with a TimeoutError', async () => {
     await setup((_r, res) => drip(res, JSON.stringify({ datastores: [] }), {}, 200), { timeoutMs: 1000 });
     const started = Date.now();
-    const err = await rejection(() => client!.datastores.listDataStores({ universeId: 5 }));
+    const err = await rejection(() => t.client.datastores.listDataStores({ universeId: 5 }));
     assert.ok(err instanceof TimeoutError, String(err));
     const took = Date.now() - started;
     assert.ok(took >= 900 && took < 2500, `ended after ${took} ms`);
@@ -92,7 +76,7 @@ describe('deadline', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 300);
     const started = Date.now();
-    const err = await rejection(() => client!.datastores.listDataStores({ universeId: 5 }, { signal: ac.signal }));
+    const err = await rejection(() => t.client.datastores.listDataStores({ universeId: 5 }, { signal: ac.signal }));
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 1500);
   });
@@ -103,7 +87,7 @@ describe('service text in errors and logs', () => {
 
   it('a message is cut to a few hundred characters and kept on one line, in the error and the log', async () => {
     const { logs } = await setup((_r, res) => sendJson(res, 400, { code: 'BAD\nCODE', message: forged }));
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.ok(err instanceof InvalidArgumentError, String(err));
     assert.match(err.message, /^bad 2024-01-01 \[info\] GET \/all ok {3}z{264}… \(400 BAD CODE\)$/);
     assert.equal(err.code, 'BAD CODE');
@@ -112,27 +96,30 @@ describe('service text in errors and logs', () => {
   });
 
   it('a plain-text body and a network error are cut the same way', async () => {
-    const { logs } = await setup((_r, res) => res.writeHead(502, { 'content-type': 'text/plain' }).end(forged), {
-      retry: { maxAttempts: 1 },
-    });
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+    const { fixture, logs } = await setup(
+      (_r, res) => res.writeHead(502, { 'content-type': 'text/plain' }).end(forged),
+      {
+        retry: { maxAttempts: 1 },
+      },
+    );
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.match(err.message, /^bad 2024-01-01 \[info\] GET \/all ok {3}z{264}… \(502\)$/);
-    await fixture!.close();
-    await rejection(() => client!.datastores.getEntry(ENTRY));
+    await fixture.close();
+    await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.ok(logs.every((l) => !/[\n\r]/.test(l.error ?? '') && (l.error ?? '').length < 420));
   });
 });
 
 describe('paging', () => {
   it('stops after 20 empty pages in a row, each with a new cursor', async () => {
-    await setup((_r, res, i) => sendJson(res, 200, { keys: [], nextPageCursor: `c${i}` }));
+    const { fixture } = await setup((_r, res, i) => sendJson(res, 200, { keys: [], nextPageCursor: `c${i}` }));
     const err = await rejection(async () => {
-      for await (const k of client!.datastores.listEntries(ENTRY)) assert.fail(`unexpected ${k.key}`);
+      for await (const k of t.client.datastores.listEntries(ENTRY)) assert.fail(`unexpected ${k.key}`);
     });
     assert.ok(err instanceof ResponseShapeError, String(err));
     assert.equal(err.field, 'nextPageCursor');
     assert.match(err.message, /returned 20 empty pages in a row; stopped/);
-    assert.equal(fixture!.seen.length, 20);
+    assert.equal(fixture.seen.length, 20);
   });
 
   it('19 empty pages, then keys, are read through', async () => {
@@ -140,7 +127,7 @@ describe('paging', () => {
       sendJson(res, 200, i < 19 ? { keys: [], nextPageCursor: `c${i}` } : { keys: [{ key: 'found' }] }),
     );
     const keys = [];
-    for await (const k of client!.datastores.listEntries(ENTRY)) keys.push(k.key);
+    for await (const k of t.client.datastores.listEntries(ENTRY)) keys.push(k.key);
     assert.deepEqual(keys, ['found']);
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   ApiError,
   AuthError,
@@ -20,25 +20,13 @@ import {
   type OpenApiClient,
 } from '../../src/api';
 import { API_KEY, everything, makeClient, rejection, until } from './support/client';
-import { sendJson, startFixture, type Fixture } from './support/fixture';
+import { sendJson } from './support/fixture';
+import { perTestClient } from './support/perTest';
 
 const U = 1234;
 const ENTRY = { universeId: U, datastoreName: 'store', entryKey: 'k' };
-let fixture: Fixture | undefined;
-let client: OpenApiClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = fixture = undefined;
-});
-
-async function setup(handler: Parameters<typeof startFixture>[0], overrides = {}) {
-  fixture = await startFixture(handler);
-  const made = makeClient(fixture.url, overrides);
-  client = made.client;
-  return { fixture, client, logs: made.logs };
-}
+const t = perTestClient();
+const setup = t.setup;
 
 const entryHeaders = { 'platform-entry-version': 'v1', 'content-type': 'application/json' };
 const okEntry = (res: import('node:http').ServerResponse) => sendJson(res, 200, { a: 1 }, entryHeaders);
@@ -198,8 +186,8 @@ describe('connection failures, timeouts and abort', () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise((r) => probe.close(r));
     const made = makeClient(`http://127.0.0.1:${port}`);
-    client = made.client;
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+    t.keep(made.client);
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.ok(err instanceof NetworkError);
     assert.equal(err.code, 'ECONNREFUSED');
     assert.equal(made.logs.length, 4, 'refused connections are retried for GETs');
@@ -208,7 +196,7 @@ describe('connection failures, timeouts and abort', () => {
   it('a server that does not answer gives a TimeoutError', async () => {
     await setup(() => undefined, { timeoutMs: 300 });
     const started = Date.now();
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.ok(err instanceof TimeoutError, String(err));
     assert.ok(Date.now() - started < 10_000);
   });
@@ -218,7 +206,7 @@ describe('connection failures, timeouts and abort', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const started = Date.now();
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 5_000);
     assert.equal(fixture.seen.length, 1);
@@ -229,7 +217,7 @@ describe('connection failures, timeouts and abort', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     const started = Date.now();
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 5_000);
     assert.equal(fixture.seen.length, 1);
@@ -242,7 +230,7 @@ describe('connection failures, timeouts and abort', () => {
     });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
     assert.equal(err.name, 'AbortError');
   });
 
@@ -250,7 +238,7 @@ describe('connection failures, timeouts and abort', () => {
     const { fixture } = await setup(() => undefined);
     const ac = new AbortController();
     const calls = Array.from({ length: 20 }, (_, i) =>
-      rejection(() => client!.datastores.getEntry({ ...ENTRY, entryKey: `k${i}` }, { signal: ac.signal })),
+      rejection(() => t.client.datastores.getEntry({ ...ENTRY, entryKey: `k${i}` }, { signal: ac.signal })),
     );
     await until(() => fixture.seen.length === 16); // the transport's connections per origin
     assert.equal(getEventListeners(ac.signal, 'abort').length, 1);
@@ -261,13 +249,13 @@ describe('connection failures, timeouts and abort', () => {
   it('a signal that outlives its requests keeps no listener per request', async () => {
     await setup((_r, res) => okEntry(res));
     const ac = new AbortController();
-    for (let i = 0; i < 30; i++) await client!.datastores.getEntry(ENTRY, { signal: ac.signal });
+    for (let i = 0; i < 30; i++) await t.client.datastores.getEntry(ENTRY, { signal: ac.signal });
     assert.ok(getEventListeners(ac.signal, 'abort').length <= 1);
   });
 
   it('an already aborted signal sends nothing', async () => {
     const { fixture } = await setup((_r, res) => okEntry(res));
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY, { signal: AbortSignal.abort() }));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY, { signal: AbortSignal.abort() }));
     assert.equal(err.name, 'AbortError');
     assert.equal(fixture.seen.length, 0);
   });
@@ -329,7 +317,7 @@ describe('typed errors from every body family', () => {
   for (const [family, status, body, Class, code, message] of cases) {
     it(family, async () => {
       await setup((_r, res) => sendJson(res, status, body));
-      const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+      const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
       assert.ok(err instanceof Class, String(err));
       assert.equal((err as ServerError).status, status);
       assert.equal((err as ServerError).code, code);
@@ -345,14 +333,14 @@ describe('typed errors from every body family', () => {
       },
       { retry: { maxAttempts: 1 } },
     );
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.ok(err instanceof ServerError);
     assert.match(err.message, /Bad gateway.*\(502\)/);
   });
 
   it('429 without retry-after backs off and ends in RateLimitedError', async () => {
     const { fixture } = await setup((_r, res) => sendJson(res, 429, { code: 'RESOURCE_EXHAUSTED', message: 'quota' }));
-    const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+    const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
     assert.ok(err instanceof RateLimitedError);
     assert.equal(fixture.seen.length, 4);
   });
@@ -365,7 +353,7 @@ describe('typed errors from every body family', () => {
         'platform-entry-attributes': '{"a":[1]}',
       }),
     );
-    const entry = await client!.datastores.getEntry(ENTRY);
+    const entry = await t.client.datastores.getEntry(ENTRY);
     assert.deepEqual([entry.userIds, entry.attributes], [[12, 34], { a: [1] }]);
   });
 
@@ -381,7 +369,7 @@ describe('typed errors from every body family', () => {
   ]) {
     it(`a ${name} header of ${value} is a ResponseShapeError naming the header`, async () => {
       await setup((_r, res) => sendJson(res, 200, 1, { ...entryHeaders, [name]: value }));
-      const err = await rejection(() => client!.datastores.getEntry(ENTRY));
+      const err = await rejection(() => t.client.datastores.getEntry(ENTRY));
       assert.ok(err instanceof ResponseShapeError, String(err));
       assert.match(err.message, new RegExp(`header ${name}`));
     });
@@ -399,7 +387,7 @@ describe('typed errors from every body family', () => {
         }),
       { entryHeaderPrefix: 'acme' },
     );
-    const err = await rejection(() => client!.datastores.setEntry({ ...ENTRY, value: 1, matchVersion: 'v1' }));
+    const err = await rejection(() => t.client.datastores.setEntry({ ...ENTRY, value: 1, matchVersion: 'v1' }));
     assert.ok(err instanceof PreconditionFailedError);
     assert.match(
       err.message,
@@ -427,10 +415,10 @@ describe('rate limits, logs and the API key', () => {
         { 'x-ratelimit-limit': '300, 300;w=60', 'x-ratelimit-remaining': '299', 'x-ratelimit-reset': '42' },
       ),
     );
-    const before = client!.rateLimit;
+    const before = t.client.rateLimit;
     assert.equal(before, undefined);
-    await client!.datastores.listDataStores({ universeId: U });
-    const after = client!.rateLimit;
+    await t.client.datastores.listDataStores({ universeId: U });
+    const after = t.client.rateLimit;
     assert.equal(after?.limit, '300, 300;w=60');
     assert.equal(after?.remaining, 299);
     assert.equal(after?.resetSeconds, 42);
@@ -439,7 +427,7 @@ describe('rate limits, logs and the API key', () => {
 
   it('logs method, path without query values, status, ms and attempt', async () => {
     const { logs } = await setup((_r, res, i) => (i === 0 ? unavailable(res) : okEntry(res)));
-    await client!.datastores.getEntry({ ...ENTRY, entryKey: 'private-key-name' });
+    await t.client.datastores.getEntry({ ...ENTRY, entryKey: 'private-key-name' });
     assert.equal(logs.length, 2);
     assert.deepEqual(
       logs.map(({ method, path, status, attempt }) => ({ method, path, status, attempt })),
@@ -460,9 +448,9 @@ describe('rate limits, logs and the API key', () => {
       assert.equal(r.headers['x-api-key'], API_KEY);
       sendJson(res, 401, { errors: [{ code: API_KEY, message: echo }], detail: API_KEY });
     });
-    const errors = [await rejection(() => client!.datastores.getEntry(ENTRY))];
+    const errors = [await rejection(() => t.client.datastores.getEntry(ENTRY))];
     await fixture.close();
-    errors.push(await rejection(() => client!.datastores.getEntry(ENTRY)));
+    errors.push(await rejection(() => t.client.datastores.getEntry(ENTRY)));
     assert.ok(errors[0] instanceof AuthError);
     assert.ok(errors[1] instanceof NetworkError);
     for (const err of errors) assert.ok(!everything(err).includes(API_KEY), everything(err));

@@ -2,11 +2,12 @@
 // in clear to another machine. And the entry header prefix, read whatever its case.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { OpenApiClient, PreconditionFailedError, type LogEvent } from '../../src/api';
 import { everything, makeClient, rejection } from './support/client';
 import { TestEmulator } from './support/emulator';
-import { sendJson, startFixture, type Fixture } from './support/fixture';
+import { sendJson } from './support/fixture';
+import { perTestClient } from './support/perTest';
 
 /** A key with characters that percent-encoding and JSON escaping both change. */
 const KEY = 'Zq8v/Xk3+Pw9"Ls2\\Rt7=Hn4 Ym6?Gd1&Jc5';
@@ -21,13 +22,7 @@ function leak(text: string): string | undefined {
   return undefined;
 }
 
-let fixture: Fixture | undefined;
-let client: OpenApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = fixture = undefined;
-});
+const t = perTestClient();
 
 describe('the API key', () => {
   it('nothing of it, whole, cut, percent-encoded or JSON-escaped, reaches errors, their properties or the log', async () => {
@@ -52,10 +47,12 @@ describe('the API key', () => {
         }),
       (res) => sendJson(res, 200, { path: 'operations/1', done: true, error: { code: KEY, message: pieces[2] } }),
     ];
-    fixture = await startFixture((_r, res, i) => answers[i](res));
     const logs: LogEvent[] = [];
-    client = makeClient(fixture.url, { apiKey: KEY, log: (e) => logs.push(e), retry: { maxAttempts: 1 } }).client;
-    const c = client;
+    const { fixture, client: c } = await t.setup((_r, res, i) => answers[i](res), {
+      apiKey: KEY,
+      log: (e) => logs.push(e),
+      retry: { maxAttempts: 1 },
+    });
     const errors = [
       ...(await Promise.all([0, 1, 2, 3].map(() => rejection(() => c.datastores.getEntry(ENTRY))))),
       await rejection(() => c.datastores.setEntry({ ...ENTRY, value: 1, matchVersion: 'v0' })),

@@ -6,29 +6,20 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { after, afterEach, describe, it } from 'node:test';
-import { assetTypesFor, mediaTypeFor, NotFoundError, ResponseShapeError, type OpenApiClient } from '../../src/api';
-import { makeClient, rejection } from './support/client';
-import { sendJson, startFixture, type Fixture, type SeenRequest } from './support/fixture';
+import { after, describe, it } from 'node:test';
+import { assetTypesFor, mediaTypeFor, NotFoundError, ResponseShapeError } from '../../src/api';
+import { rejection } from './support/client';
+import { sendJson, type SeenRequest } from './support/fixture';
+import { perTestClient } from './support/perTest';
 import { parseMultipart } from './support/multipart';
 
 const ENTRY = { universeId: 77, datastoreName: 'store', entryKey: 'k' };
 const tmp = mkdtempSync(join(tmpdir(), 'client-wire-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-let fixture: Fixture | undefined;
-let client: OpenApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await fixture?.close();
-  client = fixture = undefined;
-});
-
-async function setup(handler: (req: SeenRequest, res: ServerResponse, i: number) => void, baseSuffix = '') {
-  fixture = await startFixture(handler);
-  client = makeClient(fixture.url + baseSuffix).client;
-  return { fixture, client };
-}
+const t = perTestClient();
+const setup = (handler: (req: SeenRequest, res: ServerResponse, i: number) => void, path = '') =>
+  t.setup(handler, {}, { path });
 
 /** A fixture that answers every request with one JSON body. */
 const answer = (body: unknown, headers: Record<string, string> = {}) =>
@@ -360,8 +351,13 @@ describe('asset uploads', () => {
     writeFileSync(file, '');
     const { truncateSync } = await import('node:fs');
     truncateSync(file, 200 * 1024 * 1024);
-    fixture = await startFixture((_r, res) => sendJson(res, 200, { path: 'operations/big' }), { discardBody: true });
-    client = makeClient(fixture.url).client;
+    const { fixture, client } = await t.setup(
+      (_r, res) => sendJson(res, 200, { path: 'operations/big' }),
+      {},
+      {
+        discardBody: true,
+      },
+    );
     const base = process.memoryUsage();
     let peak = 0;
     const sampler = setInterval(() => {
