@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { ROOT } from '../../scripts/code-server';
+import { addFault, notJsonEntryRead } from './faults';
 import { launchBrowser, Workbench } from './workbench';
 
 const RESULTS = path.join(ROOT, 'test-results');
@@ -277,16 +278,7 @@ async function backups(w: Walker): Promise<void> {
   await w.wb.expandTreeRow('Demo Universe');
   await w.wb.expandTreeRow('Data Stores');
   // Another writer's value that is not JSON, played back by the sandbox for the next entry read.
-  const fault = {
-    method: 'GET',
-    path: '/entries/entry',
-    status: 200,
-    headers: { 'content-type': 'application/json', 'platform-entry-version': 'v-text' },
-    body: 'just text, {',
-    times: 1,
-  };
-  const res = await fetch(`${sandboxUrl}/_emulator/faults`, { method: 'POST', body: JSON.stringify(fault) });
-  if (!res.ok) throw new Error(`fault: ${res.status}`);
+  await addFault(sandboxUrl, notJsonEntryRead(1));
   await w.menu(w.row('Inventory'), 'Export…');
   await acceptSaveDialog(w);
   await w.pause(800);

@@ -11,6 +11,7 @@ import type { TestContext } from '../../../src/extension';
 import { allScopes } from '../../../src/datastores/model';
 import type { DataStoreNode } from '../../../src/datastores/tree';
 import type { TreeNode } from '../../../src/core/tree/node';
+import { addFault, notJsonEntryRead } from '../faults';
 import { extensionApi, ScriptedUi, until } from './support';
 
 const label = (n: TreeNode) => String(n.item().label);
@@ -172,22 +173,7 @@ suite('export and import', () => {
   test('an entry that cannot be read is listed with its reason in a failures file; the export goes on and says so', async () => {
     const store = await sandboxStore('Inventory');
     const file = path.join(dir, 'with-failure.ndjson');
-    // Another writer's value that is not JSON, as the service may hold it (the emulator refuses to store one).
-    const sandboxUrl = ctx.connections.get('sandbox')?.baseUrl;
-    const fault = {
-      method: 'GET',
-      path: '/entries/entry',
-      status: 200,
-      headers: { 'content-type': 'application/json', 'platform-entry-version': 'v-text' },
-      body: 'just text, {',
-      times: 1,
-    };
-    const res = await fetch(`${sandboxUrl}/_emulator/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(fault),
-    });
-    assert.equal(res.status, 200);
+    await addFault(ctx.connections.get('sandbox')!.baseUrl, notJsonEntryRead(1));
     answer()
       .on('saveDialog', /^Export Inventory \(scope global\)$/, vscode.Uri.file(file))
       .on('warn', /could not be read/, 'Open Failures');

@@ -12,6 +12,7 @@ import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
 import { entryUri, versionUri } from '../../../src/datastores/uris';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
+import { notJsonEntryRead } from '../faults';
 import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const U = 6161;
@@ -305,15 +306,7 @@ suite('entries like files', () => {
 
   test('a value that is not JSON (another writer stored text) opens read-only as text, and says so', async () => {
     // The emulator refuses such a value, as the service does today: another writer's older value is played back.
-    const headers = { 'content-type': 'application/json', 'platform-entry-version': 'v-text' };
-    await emulator.fault({
-      method: 'GET',
-      path: '/entries/entry',
-      status: 200,
-      headers,
-      body: 'just text, {',
-      times: 3,
-    });
+    await emulator.fault(notJsonEntryRead(3));
     try {
       const editor = await openEditor(uriOf('text'));
       assert.equal(editor.document.getText(), 'just text, {');
