@@ -60,7 +60,7 @@ function pinnedStat(a: EntryAddress, shown: EntryState | undefined): vscode.File
     ctime: 0,
     mtime: 0,
     size: shown?.text.byteLength ?? 0,
-    permissions: settings().readOnlyUniverses.includes(a.universeId) ? vscode.FilePermission.Readonly : undefined,
+    permissions: readOnlyUniverse(a) ? vscode.FilePermission.Readonly : undefined,
   };
 }
 
@@ -131,8 +131,10 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
   }
 }
 
+const readOnlyUniverse = (a: EntryAddress): boolean => settings().readOnlyUniverses.includes(a.universeId);
+
 function readOnly(a: EntryAddress, l: EntryState): boolean {
-  return settings().readOnlyUniverses.includes(a.universeId) || !!l.deleted || l.compact === undefined;
+  return readOnlyUniverse(a) || !!l.deleted || l.compact === undefined;
 }
 
 /** Old versions, read-only: `universe-entry-version://<connection>/<entry path>?{"version": …}`. */
