@@ -1,17 +1,21 @@
 // Wiring only: builds core, then each area with what it uses, and registers what they return.
 import vscode = require('vscode');
 import { activateAssets, assetsProbe } from './assets';
+import { assetsKeys } from './assets/keys';
 import type { AssetsModel } from './assets/model';
 import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
 import { Connections } from './core/connections';
 import { Log } from './core/log';
+import { StatusBar } from './core/statusBar';
 import type { TreeNode } from './core/tree/node';
 import { UniverseTree } from './core/tree/provider';
 import { SwitchableUi, type Ui } from './core/ui';
 import { activateDataStores, dataStoresProbe } from './datastores';
+import { dataStoresKeys } from './datastores/keys';
 import type { DataStoresModel } from './datastores/model';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
+import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
 import { activateSandbox } from './sandbox';
@@ -29,6 +33,7 @@ export interface TestContext {
   restrictions: RestrictionsModel;
   assets: AssetsModel;
   sandbox: Sandbox;
+  status: StatusBar;
 }
 
 /** What activate() returns; the tests inside VS Code use it to answer prompts and inspect state. */
@@ -49,22 +54,25 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     treeDataProvider: tree,
     showCollapseAll: true,
   });
+  const status = new StatusBar(connections, view);
   const core = { connections, ui, log, tree };
-  const datastores = activateDataStores({ ...core, workspaceState: context.workspaceState });
+  const datastores = activateDataStores({ ...core, workspaceState: context.workspaceState, status });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: context.globalState });
-  const sandbox = activateSandbox({ context, connections, ui, log });
+  const sandbox = activateSandbox({ context, connections, ui, log, status });
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
+  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys };
   context.subscriptions.push(
     log,
     connections,
     tree,
     view,
+    status,
     ...datastores.disposables,
     ...restrictions.disposables,
     ...assets.disposables,
     ...sandbox.disposables,
-    ...registerCommands({ ...core, probes }, coreCommands),
+    ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
   );
   const ctx: TestContext = {
     get ui(): Ui {
@@ -82,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     restrictions: restrictions.model,
     assets: assets.model,
     sandbox: sandbox.sandbox,
+    status,
   };
   return { testing: { ctx, reviveLog: (panel, state) => restrictions.logs.revive(panel, state) } };
 }

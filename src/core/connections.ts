@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { OpenApiClient } from '../api';
+import { OpenApiClient, type RateLimit } from '../api';
 import type { Log } from './log';
 import { settings } from './settings';
 
@@ -123,6 +123,11 @@ export class Connections implements vscode.Disposable {
     });
     this.clients.set(id, client);
     return client;
+  }
+
+  /** The x-ratelimit-* figures the connection's client last read, if it has made one. */
+  rateLimit(id: string): RateLimit | undefined {
+    return this.clients.get(id)?.rateLimit;
   }
 
   /**

@@ -4,6 +4,7 @@ import { registerCommands } from '../core/commands';
 import type { AreaProbe } from '../core/commands/context';
 import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
+import type { BulkStatus } from '../core/statusBar';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { chooseScope } from './commands/chooseScope';
@@ -59,8 +60,9 @@ export function activateDataStores(deps: {
   log: Log;
   tree: UniverseTree;
   workspaceState: vscode.Memento;
+  status: BulkStatus;
 }) {
-  const { connections, ui, log, tree } = deps;
+  const { connections, ui, log, tree, status } = deps;
   const model = new DataStoresModel(connections, deps.workspaceState);
   const saver: EntrySaver = new EntrySaver(model, ui, log, (uri): Promise<void> => files.refresh(uri));
   const files = new EntryFileSystem(model, saver);
@@ -76,7 +78,7 @@ export function activateDataStores(deps: {
       isReadonly: true,
     }),
     ...followModel(model, tree),
-    ...registerCommands({ ui, log, model, saver, documents }, commands),
+    ...registerCommands({ ui, log, model, saver, documents, status }, commands),
   ];
   return { model, disposables };
 }

@@ -3,6 +3,7 @@ import type vscode = require('vscode');
 import { registerCommands } from '../core/commands';
 import { SANDBOX_ID, type Connections } from '../core/connections';
 import type { Log } from '../core/log';
+import type { StatusBar } from '../core/statusBar';
 import { reason } from '../core/errors';
 import { settings } from '../core/settings';
 import type { Ui } from '../core/ui';
@@ -17,9 +18,10 @@ export function activateSandbox(deps: {
   connections: Connections;
   ui: Ui;
   log: Log;
+  status: StatusBar;
 }) {
-  const { context, connections, ui, log } = deps;
-  const sandbox = new Sandbox(context, connections, log);
+  const { context, connections, ui, log, status } = deps;
+  const sandbox = new Sandbox(context, connections, log, status);
   // Tabs and panels of the sandbox restored after a window reload start it when they need it.
   const startOnDemand = (allowed: boolean) =>
     connections.startOnDemand(SANDBOX_ID, allowed ? () => sandbox.start() : undefined);

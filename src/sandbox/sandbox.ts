@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import { SANDBOX_ID, type Connection, type Connections } from '../core/connections';
 import { reason } from '../core/errors';
+import type { StatusBar } from '../core/statusBar';
 import type { Log } from '../core/log';
 import { settings } from '../core/settings';
 import { alive } from '../emulator/lock';
@@ -39,6 +40,7 @@ export class Sandbox implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly connections: Connections,
     private readonly log: Log,
+    private readonly status: Pick<StatusBar, 'during'>,
   ) {}
 
   get dataDir(): string {
@@ -51,7 +53,7 @@ export class Sandbox implements vscode.Disposable {
   }
 
   start(): Promise<Connection> {
-    this.starting ??= this.launch().finally(() => {
+    this.starting ??= this.status.during('Starting Local Sandbox', this.launch()).finally(() => {
       this.starting = undefined;
     });
     return this.starting;

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { assetsKeys } from '../../src/assets/keys';
+import { dataStoresKeys } from '../../src/datastores/keys';
+import { restrictionsKeys } from '../../src/restrictions/keys';
 
 interface MenuItem {
   command: string;
@@ -215,6 +218,23 @@ describe('tree menus', () => {
       assert.deepEqual(menusOf(viewItem), menus);
     });
   }
+
+  it("Delete and Enter run a command the row's own menu offers (so no key reaches what the menu hides)", () => {
+    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys };
+    assert.ok(keys.entry?.delete && keys.asset?.delete && keys['restriction.active']?.delete);
+    for (const [viewItem, key] of Object.entries(keys)) {
+      assert.ok(expected[viewItem], `no row in the table for context value ${viewItem}`);
+      for (const command of [key.delete, key.open].filter((c) => c !== undefined)) {
+        assert.ok(
+          menusOf(viewItem).menu.includes(short(command)),
+          `${short(command)} is not on a ${viewItem} row's menu`,
+        );
+      }
+    }
+    for (const readOnly of Object.keys(expected).filter((v) => v.endsWith('.readOnly'))) {
+      assert.equal(keys[readOnly], undefined, `a key acts on ${readOnly} rows`);
+    }
+  });
 
   it('every context value set in src is in the table, and every row menu item shows on some row', () => {
     const src = path.join(__dirname, '../../src');

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
 import { entriesUiTest } from './entriesUi';
+import { keysUiTest } from './keysUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import { sandboxUiTest } from './sandboxUi';
 import type { UiTest } from './workbench';
@@ -55,4 +56,5 @@ export const UI_TESTS: UiTest[] = [
   restrictionLogUiTest(RESULTS_DIR),
   entriesUiTest(RESULTS_DIR),
   sandboxUiTest(RESULTS_DIR),
+  keysUiTest(RESULTS_DIR),
 ];

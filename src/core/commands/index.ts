@@ -7,6 +7,8 @@ import { refresh } from './refresh';
 import { removeConnection } from './removeConnection';
 import { removeUniverse } from './removeUniverse';
 import { showLog } from './showLog';
+import { deleteSelection, openSelection } from './rowKeyCommands';
+import { showStatus } from './showStatus';
 import { testConnection } from './testConnection';
 
 export const coreCommands: readonly CoreCommand[] = [
@@ -19,4 +21,7 @@ export const coreCommands: readonly CoreCommand[] = [
   refresh,
   loadMore,
   showLog,
+  showStatus,
+  deleteSelection,
+  openSelection,
 ];

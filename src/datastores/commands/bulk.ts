@@ -3,6 +3,7 @@
 import vscode = require('vscode');
 import type { BulkOptions } from '../../api';
 import { isCancel } from '../../core/errors';
+import type { BulkStatus } from '../../core/statusBar';
 import type { Ui } from '../../core/ui';
 
 export const ndjsonFilters = { 'NDJSON (one entry per line)': ['ndjson', 'jsonl'], 'All files': ['*'] };
@@ -22,6 +23,8 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 interface BulkJob<C, R> {
   title: string;
+  /** The connection whose rate budget the job spends, shown in the status bar. */
+  connectionId: string;
   /** The counts before the first report. */
   start: C;
   /** How many entries the counts stand for. */
@@ -31,9 +34,16 @@ interface BulkJob<C, R> {
   stopped(counts: C): string;
 }
 
-/** Runs a bulk job under a notification with its count and rate; a cancel says what was done, then stays a cancel. */
-export async function runBulk<C extends object, R>(ui: Ui, job: BulkJob<C, R>): Promise<R> {
+/**
+ * Runs a bulk job under a notification with its count and rate, and in the status bar with its rate and the rate
+ * budget left; a cancel says what was done, then stays a cancel.
+ */
+export async function runBulk<C extends object, R>(
+  { ui, status }: { ui: Ui; status: BulkStatus },
+  job: BulkJob<C, R>,
+): Promise<R> {
   let counts = job.start;
+  const shown = status.startJob(job.title, job.connectionId);
   try {
     // A job done within half a second shows only its summary.
     return await ui.progress(
@@ -43,6 +53,7 @@ export async function runBulk<C extends object, R>(ui: Ui, job: BulkJob<C, R>): 
           signal,
           onProgress: (p) => {
             counts = p;
+            shown.rate(p.ratePerSecond);
             report(`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
           },
         }),
@@ -51,5 +62,7 @@ export async function runBulk<C extends object, R>(ui: Ui, job: BulkJob<C, R>): 
   } catch (error) {
     if (isCancel(error)) void ui.info(job.stopped(counts));
     throw error;
+  } finally {
+    shown.end();
   }
 }

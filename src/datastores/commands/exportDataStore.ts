@@ -56,8 +56,9 @@ export const exportDataStore: DataStoresCommand = {
     );
     const file = localPath(uri);
     const resume = await askResume(ctx.ui, file);
-    const result = await runBulk(ctx.ui, {
+    const result = await runBulk(ctx, {
       title: `Exporting ${what}`,
+      connectionId: store.ref.connectionId,
       start: { exported: 0, resumed: 0, skipped: 0, failed: 0 },
       handled: (c) => c.resumed + c.exported,
       run: (opts) => ctx.model.export(store.ref, file, resume, opts),

@@ -36,8 +36,9 @@ export const importDataStore: DataStoresCommand = {
         placeHolder: 'Each entry goes to the scope its line names',
       }),
     );
-    const result = await runBulk(ctx.ui, {
+    const result = await runBulk(ctx, {
       title: `Importing ${input} into ${name}`,
+      connectionId: store.ref.connectionId,
       start: { written: 0, skipped: 0, failed: 0, lastLine: 0 },
       handled: (c) => c.written + c.skipped + c.failed,
       run: (opts) => ctx.model.import(store.ref, file, mode, opts),

@@ -1,0 +1,5 @@
+import type { RowKeys } from '../core/rowKeys';
+
+export const dataStoresKeys: RowKeys = {
+  entry: { delete: 'universeExplorer.deleteEntry' },
+};
