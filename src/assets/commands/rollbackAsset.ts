@@ -1,3 +1,4 @@
+import { confirmWrite } from '../../core/undo';
 import type { AssetsCommand } from './context';
 import { asAssetVersion } from './support';
 
@@ -21,7 +22,20 @@ export const rollbackAsset: AssetsCommand = {
       ctx.model.rollback(a.connectionId, a.assetId, n, signal),
     );
     const now = made.versionNumber !== n ? `: now version ${made.versionNumber}` : '';
-    void ctx.ui.info(`Rolled back "${a.displayName}" to version ${n}${now}`);
+    const before = a.asset?.revisionId;
+    confirmWrite(
+      ctx.ui,
+      `Rolled back "${a.displayName}" to version ${n}${now}.`,
+      before && before !== n
+        ? {
+            progress: `Undoing the rollback of ${a.displayName}…`,
+            run: (signal) => ctx.model.rollback(a.connectionId, a.assetId, before, signal),
+            done: `"${a.displayName}" has the content of version ${before} again, as a new version.`,
+            what: `the rollback of "${a.displayName}"`,
+            otherwise: `Roll back to version ${before} from its versions list.`,
+          }
+        : undefined,
+    );
     return made;
   },
 };

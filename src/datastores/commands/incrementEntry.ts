@@ -1,4 +1,5 @@
 import { required } from '../../core/ui';
+import { confirmWrite } from '../../core/undo';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 
@@ -15,10 +16,18 @@ export const incrementEntry: DataStoresCommand = {
         validateInput: (v) => (/^-?\d{1,18}$/.test(v.trim()) ? undefined : 'Enter a whole number, e.g. 5 or -2.'),
       }),
     );
+    const delta = Number(by.trim());
     const result = await ctx.ui.progress(`Incrementing ${key}…`, (signal) =>
-      ctx.model.increment(entry.address, Number(by.trim()), signal),
+      ctx.model.increment(entry.address, delta, signal),
     );
-    void ctx.ui.info(`${key} is now ${JSON.stringify(result.value)}.`);
+    // An increment by the opposite amount undoes it even when another writer incremented meanwhile.
+    confirmWrite(ctx.ui, `${key} is now ${JSON.stringify(result.value)} (incremented by ${delta}).`, {
+      progress: `Undoing the increment of ${key}…`,
+      run: (signal) => ctx.model.increment(entry.address, -delta, signal),
+      done: `Incremented "${key}" by ${-delta}, undoing the increment.`,
+      what: `the increment of "${key}"`,
+      otherwise: `Increment it by ${-delta} from the tree.`,
+    });
     return result.value;
   },
 };

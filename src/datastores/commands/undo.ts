@@ -1,4 +1,4 @@
-import { reason } from '../../core/errors';
+import { confirmWrite } from '../../core/undo';
 import type { EntryAddress } from '../entryPath';
 import type { DataStoresContext } from './context';
 
@@ -12,16 +12,17 @@ export function confirmWithUndo(
   message: string,
   previousVersion: string | undefined,
 ): void {
-  const actions = previousVersion ? ['Undo'] : [];
-  void ctx.ui.info(message, ...actions).then(async (choice) => {
-    if (choice !== 'Undo' || !previousVersion) return;
-    try {
-      await ctx.ui.progress(`Undoing the change of ${a.key}…`, (signal) =>
-        ctx.model.restore(a, previousVersion, signal),
-      );
-      void ctx.ui.info(`"${a.key}" holds its earlier value again, as a new version.`);
-    } catch (error) {
-      void ctx.ui.error(`Could not undo the change of "${a.key}": ${reason(error)}. Restore a version from its list.`);
-    }
-  });
+  confirmWrite(
+    ctx.ui,
+    message,
+    previousVersion === undefined
+      ? undefined
+      : {
+          progress: `Undoing the change of ${a.key}…`,
+          run: (signal) => ctx.model.restore(a, previousVersion, signal),
+          done: `"${a.key}" holds its earlier value again, as a new version.`,
+          what: `the change of "${a.key}"`,
+          otherwise: 'Restore a version from its list.',
+        },
+  );
 }

@@ -352,7 +352,7 @@ suite('assets in the editor', () => {
     ui = new ScriptedUi().on('warn', /^Roll back "Versioned" to version 1\?/, 'Roll Back');
     ctx.ui = ui;
     await vscode.commands.executeCommand('universeExplorer.rollbackAsset', shown[1]);
-    assert.deepEqual(ui.messages('info'), ['Rolled back "Versioned" to version 1: now version 3']);
+    assert.deepEqual(ui.messages('info'), ['Rolled back "Versioned" to version 1: now version 3.']);
     const listed = await client.assets.listVersions({ assetId: asset.assetId });
     assert.deepEqual(
       listed.items.map((v) => v.versionNumber),
@@ -362,6 +362,21 @@ suite('assets in the editor', () => {
     shown = await versions(asset.assetId);
     assert.deepEqual(shown.map(label), ['Version 3', 'Version 2', 'Version 1']);
     assert.equal(kind(shown[0]), 'assetVersion.current');
+
+    // Undo rolls back to the version that was current before the rollback.
+    ui = new ScriptedUi()
+      .on('warn', /^Roll back "Versioned" to version 2\?/, 'Roll Back')
+      .on('info', /^Rolled back/, 'Undo');
+    ctx.ui = ui;
+    await vscode.commands.executeCommand('universeExplorer.rollbackAsset', shown[1]);
+    await until('the rollback undone', () =>
+      ui.messages('info').includes('"Versioned" has the content of version 3 again, as a new version.'),
+    );
+    const after = await client.assets.listVersions({ assetId: asset.assetId });
+    assert.deepEqual(
+      after.items.map((v) => v.versionNumber),
+      ['5', '4', '3', '2', '1'],
+    );
   });
 
   test('content of the wrong type is refused before the upload', async () => {

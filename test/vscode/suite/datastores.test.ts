@@ -252,7 +252,16 @@ suite('data stores in the editor', () => {
     const now = await client.datastores.getEntry(at('score'));
     assert.equal(now.value, 42);
     assert.deepEqual([now.attributes, now.userIds], [{ s: 'x' }, [3]]);
-    assert.deepEqual(ui.messages('info'), ['score is now 42.']);
+    assert.deepEqual(ui.messages('info'), ['score is now 42 (incremented by 2).']);
+    // Undo increments by the opposite amount.
+    answer()
+      .on('input', /^Increment score by/, '5')
+      .on('info', /^score is now 47 /, 'Undo');
+    await vscode.commands.executeCommand('universeExplorer.incrementEntry', await entryNode('Players', 'score'));
+    await until('the increment undone', () =>
+      ui.messages('info').includes('Incremented "score" by -5, undoing the increment.'),
+    );
+    assert.equal((await client.datastores.getEntry(at('score'))).value, 42);
   });
 
   test('versions list newest first, compare with current, and restore writes the old value as a new version', async () => {
