@@ -77,10 +77,16 @@ export class DataStoreNode implements PagedNode {
   item(): vscode.TreeItem {
     const { scope, prefix } = this.model.filter(this.ref);
     const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.Collapsed);
-    const shown = scope === allScopes ? 'all scopes' : `scope ${scope}`;
-    item.description = prefix ? `${shown} · prefix "${prefix}"` : shown;
+    // Short, so the default side bar's width shows it whole; the tooltip says it in words.
+    const shown = scope === allScopes ? 'all scopes' : scope;
+    item.description = prefix ? `${shown} · ${prefix}*` : shown;
     item.iconPath = new vscode.ThemeIcon('archive');
-    item.tooltip = [this.store.name, this.store.createdTime ? `Created ${this.store.createdTime}` : '']
+    item.tooltip = [
+      this.store.name,
+      scope === allScopes ? 'All scopes' : `Scope: ${scope}`,
+      prefix ? `Keys starting with "${prefix}"` : '',
+      this.store.createdTime ? `Created ${this.store.createdTime}` : '',
+    ]
       .filter(Boolean)
       .join('\n');
     item.contextValue = this.readOnly ? 'dataStore.readOnly' : 'dataStore';

@@ -9,25 +9,20 @@ export const chooseScope: DataStoresCommand = {
   failure: 'choose the scope',
   async run(ctx, node: unknown) {
     const store = asDataStore(node);
+    const shown = store.scope;
+    const items = [
+      { label: 'global', value: 'global' },
+      ...(shown !== 'global' && shown !== allScopes ? [{ label: shown, value: shown, description: 'shown now' }] : []),
+      { label: 'All scopes', value: allScopes },
+    ];
+    // A scope name typed into the list is taken as it is.
     const picked = required(
-      await ctx.ui.pick(
-        [
-          { label: 'global', value: 'global' },
-          { label: 'All scopes', value: allScopes },
-          { label: 'Other scope…', value: '' },
-        ],
-        { title: `Scope of ${store.store.name}` },
+      await ctx.ui.pickOrType(
+        items,
+        { title: `Scope of ${store.store.name}`, placeHolder: 'Pick one, or type a scope name' },
+        (text) => (nameRule('scope')(text) ? undefined : 'scope'),
       ),
     );
-    const scope =
-      picked.value ||
-      required(
-        await ctx.ui.input({
-          title: 'Scope',
-          value: store.scope === allScopes ? '' : store.scope,
-          validateInput: nameRule('scope'),
-        }),
-      );
-    ctx.model.setFilter(store.ref, { scope });
+    ctx.model.setFilter(store.ref, { scope: typeof picked === 'string' ? picked : picked.value });
   },
 };

@@ -174,6 +174,18 @@ suite('status bar and row keys', () => {
     });
   });
 
+  test('Choose Scope takes a scope name typed into its list', async () => {
+    const inventory = await store('Inventory');
+    ctx.ui = new ScriptedUi().on('pick', /^Scope of Inventory/, 'season2');
+    await vscode.commands.executeCommand('universeExplorer.chooseScope', inventory);
+    const again = await store('Inventory');
+    assert.equal(again.item().description, 'season2');
+    const keys = (await ctx.tree.getChildren(again)).filter((n) => kind(n) === 'entry');
+    assert.equal(keys.length, 25); // the demo's season2 scope
+    ctx.ui = new ScriptedUi().on('pick', /^Scope of Inventory/, 'global');
+    await vscode.commands.executeCommand('universeExplorer.chooseScope', again);
+  });
+
   test('Enter on a ban opens its Edit Restriction prompts', async () => {
     const restrictions = await child(await universe(), 'User Restrictions');
     const [ban] = (await ctx.tree.getChildren(restrictions)).filter((n) => kind(n) === 'restriction.active');
