@@ -3,6 +3,7 @@
 import vscode = require('vscode');
 import type { AssetVersion } from '../api';
 import { reason } from '../core/errors';
+import { localAndUtc } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import { MessageNode } from '../core/tree/messageNode';
 import type { TreeNode } from '../core/tree/node';
@@ -76,7 +77,7 @@ export class PendingUploadNode implements TreeNode {
     const item = new vscode.TreeItem(this.upload.displayName, vscode.TreeItemCollapsibleState.None);
     item.description = 'upload pending';
     item.tooltip = [
-      `${this.upload.displayName}, uploaded from ${this.upload.file} at ${new Date(this.upload.since).toLocaleString()}.`,
+      `${this.upload.displayName}, uploaded from ${this.upload.file} at ${localAndUtc(this.upload.since)}.`,
       'The service answered the upload, but it was not followed to its end, so the asset may still be made.',
       'It is checked again each time this list loads; click to check now.',
     ].join('\n');
@@ -154,7 +155,9 @@ export class AssetNode implements PagedNode {
       type ? `Type: ${type}` : '',
       a?.state ? `State: ${a.state}` : '',
       moderation ? `Moderation: ${moderation}` : '',
-      a?.revisionId ? `Version: ${a.revisionId}${a.revisionCreateTime ? ` (${a.revisionCreateTime})` : ''}` : '',
+      a?.revisionId
+        ? `Version: ${a.revisionId}${a.revisionCreateTime ? ` of ${localAndUtc(a.revisionCreateTime)}` : ''}`
+        : '',
       a?.description ? `\n${a.description}` : '',
       a ? '' : `Couldn't load: ${reason(error)}`,
     ]

@@ -10,12 +10,13 @@ import { isCancel, reason } from '../core/errors';
 import { formatBytes } from '../core/format';
 import type { Log } from '../core/log';
 import { settings } from '../core/settings';
+import { timeOfDay } from '../core/time';
 import type { Ui } from '../core/ui';
 import type { EntryAddress } from './entryPath';
 import { formatJson, JsonSyntaxError } from './json';
 import type { DataStoresModel } from './model';
 import type { Base, EntryState } from './openEntries';
-import { addressOf, localTime, versionUri } from './uris';
+import { addressOf, diffTitle, versionTime, versionUri } from './uris';
 
 export const maxValueBytes = 4 * 1024 * 1024;
 
@@ -212,7 +213,7 @@ export class EntrySaver {
       this.model.documents.rebase(a, theirs);
       return { go: true };
     }
-    const when = localTime(theirs.mtime);
+    const when = versionTime(theirs.mtime);
     const choice = await this.ui.warn(
       `${describeEntry(a)} was changed in the service since you opened it.`,
       { modal: true, detail: `The service now has the version of ${when}. Your edit is kept until you choose.` },
@@ -233,7 +234,8 @@ export class EntrySaver {
     if (choice === 'Compare') {
       const theirsUri = versionUri(a, { version: theirs.version, createdTime: theirs.mtime });
       this.compared.set(uri.toString(), theirsUri);
-      await vscode.commands.executeCommand('vscode.diff', theirsUri, uri, `${a.key}: the service's (${when}) ↔ yours`);
+      const title = diffTitle(a.key, `the service's version of ${when}`, 'yours, not saved');
+      await vscode.commands.executeCommand('vscode.diff', theirsUri, uri, title);
       const message = `${describeEntry(a)} was not saved: compare, then save again to overwrite or discard.`;
       return { go: false, outcome: { saved: false, quiet: true, message } };
     }
@@ -314,10 +316,9 @@ export class EntrySaver {
 
   private saved(a: EntryAddress, written: { version: string; createdTime: string }): SaveOutcome {
     this.log.info(`Saved ${a.datastoreName}/${a.scope}/${a.key} as version ${written.version}`);
-    vscode.window.setStatusBarMessage(
-      `$(check) Saved ${a.key} at ${localTime(written.createdTime).slice(11, 16)}`,
-      8000,
-    );
+    // The walkthrough's "Open and save an entry" step completes on this.
+    void vscode.commands.executeCommand('setContext', 'universeExplorer.entrySaved', true);
+    vscode.window.setStatusBarMessage(`$(check) Saved ${a.key} at ${timeOfDay(written.createdTime)}`, 8000);
     return { saved: true, version: written.version };
   }
 }

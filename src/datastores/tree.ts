@@ -2,13 +2,14 @@
 import vscode = require('vscode');
 import { NotFoundError, type DataStore, type EntryKey, type EntryVersion } from '../api';
 import { formatBytes } from '../core/format';
+import { localAndUtc } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
 import { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
 import type { EntryAddress } from './entryPath';
 import { allScopes, type DataStoresModel, type StoreRef, type UniverseRef } from './model';
-import { entryUri, localTime, versionUri } from './uris';
+import { entryUri, versionTime, versionUri } from './uris';
 
 export class DataStoresGroupNode implements PagedNode {
   readonly id: string;
@@ -85,7 +86,7 @@ export class DataStoreNode implements PagedNode {
       this.store.name,
       scope === allScopes ? 'All scopes' : `Scope: ${scope}`,
       prefix ? `Keys starting with "${prefix}"` : '',
-      this.store.createdTime ? `Created ${this.store.createdTime}` : '',
+      this.store.createdTime ? `Created ${localAndUtc(this.store.createdTime)}` : '',
     ]
       .filter(Boolean)
       .join('\n');
@@ -159,8 +160,8 @@ Deleted in the service. Its versions are kept for 30 days: expand it and restore
     return [
       `${this.entry.key} (scope ${this.entry.scope})`,
       `Size: ${formatBytes(entry.raw.byteLength)}`,
-      entry.versionCreatedTime ? `Changed: ${localTime(entry.versionCreatedTime)}` : '',
-      entry.createdTime ? `Created: ${localTime(entry.createdTime)}` : '',
+      entry.versionCreatedTime ? `Changed: ${localAndUtc(entry.versionCreatedTime)}` : '',
+      entry.createdTime ? `Created: ${localAndUtc(entry.createdTime)}` : '',
       entry.userIds.length ? `User ids: ${entry.userIds.join(', ')}` : '',
       Object.keys(entry.attributes).length ? `Attributes: ${JSON.stringify(entry.attributes)}` : '',
     ]
@@ -193,9 +194,9 @@ export class VersionNode implements TreeNode {
 
   item(): vscode.TreeItem {
     const v = this.version;
-    const item = new vscode.TreeItem(localTime(v.createdTime), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(versionTime(v.createdTime), vscode.TreeItemCollapsibleState.None);
     item.description = v.deleted ? 'deleted' : formatBytes(v.contentLength);
-    item.tooltip = `Written ${localTime(v.createdTime)}\n${v.deleted ? 'Deleted (tombstone)' : `${v.contentLength} bytes`}\nVersion ${v.version}`;
+    item.tooltip = `Written ${localAndUtc(v.createdTime, { seconds: true })}\n${v.deleted ? 'Deleted (tombstone)' : `${v.contentLength} bytes`}\nVersion ${v.version}`;
     item.iconPath = new vscode.ThemeIcon(v.deleted ? 'trash' : 'history');
     item.contextValue = v.deleted ? 'version.deleted' : this.parent.readOnly ? 'version.readOnly' : 'version';
     if (!v.deleted) item.command = { command: 'vscode.open', title: 'Open Version', arguments: [this.uri] };

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { localTime } from '../core/time';
 import { entryPath, parseEntryPath, type EntryAddress } from './entryPath';
 
 /** Entries open as editable documents: `universe-entry://<connection>/Data Stores/<universe>/<store>/<scope>/<key>.json`. */
@@ -14,7 +15,7 @@ export function entryUri(a: EntryAddress): vscode.Uri {
 
 /** The query's time is only shown (the tab title says which version it is); the id identifies it. */
 export function versionUri(a: EntryAddress, version: { version: string; createdTime: string | number }): vscode.Uri {
-  const query = JSON.stringify({ version: version.version, time: localTime(version.createdTime) });
+  const query = JSON.stringify({ version: version.version, time: versionTime(version.createdTime) });
   return vscode.Uri.from({ scheme: versionScheme, authority: a.connectionId, path: entryPath(a), query });
 }
 
@@ -29,10 +30,12 @@ export function versionIdOf(uri: vscode.Uri): string {
   return version;
 }
 
-/** `2024-01-15 12:00:05` in the local time zone, as tree rows and titles show times. */
-export function localTime(when: string | number | undefined): string {
-  const d = new Date(when ?? '');
-  if (Number.isNaN(d.getTime())) return String(when ?? '');
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+/** When a version was written, as its tree row, tab and diff titles show it: `24 Nov 2026, 14:05:07`. */
+export function versionTime(when: string | number | undefined): string {
+  return localTime(when, { seconds: true });
+}
+
+/** A diff editor's title: `Player_1.json (version of 24 Nov 2026, 14:05:07) ↔ Player_1.json (current, …)`. */
+export function diffTitle(key: string, left: string, right: string): string {
+  return `${key}.json (${left}) ↔ ${key}.json (${right})`;
 }

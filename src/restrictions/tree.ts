@@ -1,11 +1,12 @@
 // The User Restrictions group of a universe: its restrictions, the places shown under it and theirs.
 import vscode = require('vscode');
 import type { UserRestriction } from '../api';
+import { localAndUtc } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
 import type { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
-import { describeDuration, formatTimeLeft } from './duration';
+import { describeDuration, formatTimeLeft, fromServiceDuration } from './duration';
 import type { RestrictionScope, RestrictionsModel } from './model';
 
 /** The universe's restrictions, and under them the places the user asked to see ("Show Place…"). */
@@ -166,15 +167,20 @@ export class RestrictionNode implements TreeNode {
     const r = this.restriction.gameJoinRestriction;
     const scope = this.parent.scope;
     const where = scope.placeId === undefined ? `universe ${scope.universeId}` : `place ${scope.placeId}`;
+    // The row shows the time left; the tooltip says when that is.
+    const seconds = fromServiceDuration(r.duration);
+    const start = Date.parse(r.startTime ?? '');
+    const ends = seconds === undefined || Number.isNaN(start) ? undefined : start + seconds * 1000;
     return [
       `User ${this.userId} at ${where}: ${r.active ? 'restricted' : 'not restricted'}`,
       r.inherited ? 'Inherited from a universe-wide ban' : '',
       r.active ? `Duration: ${describeDuration(r.duration)}${r.duration ? ` (${r.duration})` : ''}` : '',
-      r.startTime ? `Started: ${r.startTime}` : '',
+      r.startTime ? `Started: ${localAndUtc(r.startTime)}` : '',
+      r.active && ends !== undefined ? `Ends: ${localAndUtc(ends)}` : '',
       `Display reason: ${r.displayReason || '(none)'}`,
       `Private reason: ${r.privateReason || '(none)'}`,
       `Alt accounts: ${altAccounts(r.excludeAltAccounts)}`,
-      this.restriction.updateTime ? `Updated: ${this.restriction.updateTime}` : '',
+      this.restriction.updateTime ? `Updated: ${localAndUtc(this.restriction.updateTime)}` : '',
     ]
       .filter(Boolean)
       .join('\n');

@@ -4,6 +4,7 @@
 // no element made from them and no script run.
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
+import { localTime, utcTime } from '../../src/core/time';
 import type { UiTest, Workbench } from './workbench';
 
 const USER = '424242';
@@ -84,6 +85,13 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       assert.match(dom.csp, /^default-src 'none'; script-src 'nonce-[^']+'; style-src /);
       assert.doesNotMatch(await page.title(), /pwned/);
       await wb.screenshot(resultsDir, 'restriction-log');
+
+      // Times: local in the cell (this machine's zone, as the page's), UTC in its title.
+      const cell = frame.locator('#rows tr td:first-child').first();
+      const iso = (await cell.locator('time').getAttribute('datetime')) ?? '';
+      assert.match(iso, /^\d{4}-/);
+      assert.equal(await cell.textContent(), localTime(iso));
+      assert.equal(await cell.getAttribute('title'), `UTC ${utcTime(iso)}`);
 
       // Keyboard: the filter is a labelled input, Enter applies it, and the rows narrow to that user.
       const users = () => frame.locator('#rows tr td:nth-child(2)').allTextContents();

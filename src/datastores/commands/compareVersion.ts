@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { localTime } from '../uris';
+import { diffTitle, versionTime } from '../uris';
 import type { DataStoresCommand } from './context';
 import { asVersion } from './nodes';
 
@@ -8,7 +8,16 @@ export const compareVersion: DataStoresCommand = {
   failure: 'compare the version',
   async run(_ctx, node: unknown) {
     const v = asVersion(node);
-    const title = `${v.parent.entry.key}: version of ${localTime(v.version.createdTime)} ↔ now`;
+    // The entry's stat is the time of the value the right side shows (0 while an edit is pinned).
+    const current = await vscode.workspace.fs.stat(v.parent.uri).then(
+      (s) => s.mtime,
+      () => 0,
+    );
+    const title = diffTitle(
+      v.parent.entry.key,
+      `version of ${versionTime(v.version.createdTime)}`,
+      current ? `current, ${versionTime(current)}` : 'current',
+    );
     await vscode.commands.executeCommand('vscode.diff', v.uri, v.parent.uri, title);
   },
 };

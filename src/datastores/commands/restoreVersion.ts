@@ -1,5 +1,5 @@
 import type { DataStoresCommand } from './context';
-import { localTime } from '../uris';
+import { versionTime } from '../uris';
 import { asVersion, writableEntry } from './nodes';
 import { confirmWithUndo } from './undo';
 
@@ -10,7 +10,7 @@ export const restoreVersion: DataStoresCommand = {
     const v = asVersion(node);
     const entry = writableEntry(v.parent);
     const answer = await ctx.ui.warn(
-      `Restore "${entry.entry.key}" to the version of ${localTime(v.version.createdTime)}?`,
+      `Restore "${entry.entry.key}" to the version of ${versionTime(v.version.createdTime)}?`,
       { modal: true, detail: 'Its value, attributes and user ids are written as a new version; the history is kept.' },
       'Restore',
     );
@@ -22,7 +22,7 @@ export const restoreVersion: DataStoresCommand = {
     confirmWithUndo(
       ctx,
       entry.address,
-      `Restored "${entry.entry.key}" to the version of ${localTime(v.version.createdTime)}.`,
+      `Restored "${entry.entry.key}" to the version of ${versionTime(v.version.createdTime)}.`,
       before && !before.deleted ? before.version : undefined,
     );
     return written;

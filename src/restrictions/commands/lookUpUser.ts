@@ -1,4 +1,5 @@
 import type { UserRestriction } from '../../api';
+import { localTime } from '../../core/time';
 import { describeDuration, formatTimeLeft } from '../duration';
 import { altAccounts } from '../tree';
 import type { RestrictionsCommand } from './context';
@@ -12,7 +13,7 @@ export function describeRestriction(
 ): string {
   const r = restriction.gameJoinRestriction;
   if (!r.active) {
-    const lifted = restriction.updateTime ? ` (a restriction was lifted on ${restriction.updateTime})` : '';
+    const lifted = restriction.updateTime ? ` (a restriction was lifted on ${localTime(restriction.updateTime)})` : '';
     return `User ${userId} is not restricted at ${where}${lifted}.`;
   }
   return [

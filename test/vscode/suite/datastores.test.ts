@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { NotFoundError, OpenApiClient } from '../../../src/api';
 import type { TestContext } from '../../../src/extension';
 import type { Connection } from '../../../src/core/connections';
+import { localTime } from '../../../src/core/time';
 import { entryUri, versionScheme } from '../../../src/datastores/uris';
 import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
 import type { TreeNode } from '../../../src/core/tree/node';
@@ -162,6 +163,8 @@ suite('data stores in the editor', () => {
           .flatMap((g) => g.tabs)
           .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === versionScheme);
         assert.ok(diff, 'no diff editor of the service version against yours');
+        const when = localTime(theirs.createdTime, { seconds: true });
+        assert.equal(diff.label, `${key}.json (the service's version of ${when}) ↔ ${key}.json (yours, not saved)`);
       }
     });
   }
@@ -271,24 +274,34 @@ suite('data stores in the editor', () => {
     assert.equal(versions.length, 3);
     const oldest = versions[2];
     assert.ok(versions[0].version.createdTime >= oldest.version.createdTime);
+    // Local times (the extension host's zone, which the helper reads too), never a version id.
+    const time = (v: VersionNode) => localTime(v.version.createdTime, { seconds: true });
+    assert.equal(label(oldest), time(oldest));
+    const open = oldest.item().command;
+    assert.ok(open);
+    await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
+    await until('the version tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('history'));
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, `history.json (version of ${time(oldest)})`);
+
     await vscode.commands.executeCommand('universeExplorer.compareVersion', oldest);
-    const diff = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab);
+    const diff = tab.input;
     assert.ok(diff instanceof vscode.TabInputTextDiff);
     assert.equal(diff.original.scheme, versionScheme);
     const original = await vscode.workspace.openTextDocument(diff.original);
     assert.match(original.getText(), /"n": 1/);
+    assert.equal(tab.label, `history.json (version of ${time(oldest)}) ↔ history.json (current, ${time(versions[0])})`);
+    assert.ok(!versions.some((v) => tab.label.includes(v.version.version)), tab.label);
 
-    answer().on('warn', /^Restore "history" to the version of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\?$/, 'Restore');
+    answer().on('warn', new RegExp(`^Restore "history" to the version of ${time(oldest)}\\?$`), 'Restore');
     await vscode.commands.executeCommand('universeExplorer.restoreVersion', oldest);
     const now = await client.datastores.getEntry(at('history'));
     assert.equal(now.raw.toString(), '{"n":1}');
     assert.deepEqual(now.attributes, { n: 1 });
     const all = await client.datastores.listEntryVersions(at('history'));
     assert.equal(all.items.length, 4);
-    assert.match(
-      ui.messages('info').join('\n'),
-      /^Restored "history" to the version of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/,
-    );
+    assert.deepEqual(ui.messages('info'), [`Restored "history" to the version of ${time(oldest)}.`]);
   });
 
   test('a read-only universe opens entries read-only and refuses to save', async () => {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { OpenApiClient } from '../../../src/api';
 import type { TestContext } from '../../../src/extension';
 import type { Connection } from '../../../src/core/connections';
+import { localAndUtc } from '../../../src/core/time';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { PlaceRestrictionsNode, RestrictionNode, RestrictionsGroupNode } from '../../../src/restrictions/tree';
 import type { RestrictionLogPanel } from '../../../src/restrictions/log/panel';
@@ -203,6 +204,10 @@ suite('user restrictions in the editor', () => {
     assert.match(String(item.tooltip), /Display reason: Cheating\n/);
     assert.match(String(item.tooltip), /Private reason: Speed hack, seen twice\n/);
     assert.match(String(item.tooltip), /Alt accounts: excluded/);
+    // The row shows the time left; the tooltip says when it started and ends, local and UTC.
+    const started = Date.parse(r.startTime ?? '');
+    assert.ok(String(item.tooltip).includes(`\nStarted: ${localAndUtc(r.startTime)}\n`), String(item.tooltip));
+    assert.ok(String(item.tooltip).includes(`\nEnds: ${localAndUtc(started + 86_400_000)}\n`), String(item.tooltip));
 
     const panel = await openLog();
     assert.equal(panel.state.title, `Universe ${U} (Ban Test) on UR Tests`);

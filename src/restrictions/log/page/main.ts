@@ -2,6 +2,7 @@
 // Every value from the service is set with textContent or as an attribute value, never parsed as HTML.
 // The filter being typed, and what the host needs to reopen the panel after a reload, are kept with
 // vscode.setState; rows come from the host after `ready`.
+import { localTime, utcTime } from '../../../core/time';
 import {
   checkFilterId,
   type LogFilter,
@@ -111,8 +112,9 @@ function row(r: LogRow): HTMLTableRowElement {
   const tr = document.createElement('tr');
   const time = document.createElement('time');
   time.dateTime = r.time;
-  time.textContent = r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  time.textContent = localTime(r.time);
   const timeCell = cell('');
+  timeCell.title = `UTC ${utcTime(r.time)}`;
   timeCell.append(time);
   tr.append(
     timeCell,
