@@ -200,3 +200,30 @@ suite('status bar and row keys', () => {
     );
   });
 });
+
+suite('the Local Sandbox for a new user', () => {
+  test("an upload to the Local Sandbox starts from the demo's creator, user 1001", async () => {
+    const ctx = (await extensionApi()).testing.ctx;
+    const realUi = ctx.ui;
+    await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    const ui = new ScriptedUi()
+      .on('pick', /^Connection/, 'Local Sandbox')
+      .on('pick', /asset type/i, 'Image')
+      .on('input', /^Display name for red\.png/, 'Red')
+      .on('input', /^Description/, '');
+    const offered: (string | undefined)[] = [];
+    const input = ui.input.bind(ui);
+    ui.input = (options) => {
+      if (options.title === 'Creator') offered.push(options.value);
+      return input(options);
+    };
+    ctx.ui = ui;
+    try {
+      const red = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'assets', 'red.png');
+      await vscode.commands.executeCommand('universeExplorer.uploadAsset', red); // the Creator prompt is cancelled
+    } finally {
+      ctx.ui = realUi;
+    }
+    assert.deepEqual(offered, ['user 1001'], `prompts: ${JSON.stringify(ui.prompts)}`);
+  });
+});
