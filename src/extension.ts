@@ -8,6 +8,7 @@ import { coreCommands } from './core/commands/index';
 import { Connections } from './core/connections';
 import { Log } from './core/log';
 import { StatusBar } from './core/statusBar';
+import { useTranslator } from './core/text';
 import type { TreeNode } from './core/tree/node';
 import { UniverseTree } from './core/tree/provider';
 import { SwitchableUi, type Ui } from './core/ui';
@@ -46,6 +47,7 @@ export interface ExtensionApi {
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  useTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = new Log();
   const ui = new SwitchableUi();
   const connections = new Connections(context, log);

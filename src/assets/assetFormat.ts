@@ -2,6 +2,7 @@
 // tests cover them.
 import { basename, extname } from 'node:path';
 import { assetTypesFor, MEDIA_TYPES, type Creator } from '../api';
+import { t } from '../core/text';
 
 export const MAX_NAME = 50;
 export const MAX_DESCRIPTION = 1000;
@@ -22,7 +23,7 @@ export function extensionsFor(assetType: string): string[] {
 /** Reads "2205400862" or "assets/2205400862". */
 export function parseAssetId(text: string): string {
   const match = /^(?:assets\/)?([1-9]\d{0,18})$/.exec(text.trim());
-  if (!match) throw new Error('Enter an asset id, e.g. 2205400862.');
+  if (!match) throw new Error(t`Enter an asset id, e.g. 2205400862.`);
   return match[1];
 }
 
@@ -33,22 +34,23 @@ export function defaultName(fileName: string): string {
 }
 
 export function checkName(text: string): string | undefined {
-  if (!text.trim()) return 'Enter a name.';
-  if ([...text].length > MAX_NAME) return `A name has at most ${MAX_NAME} characters.`;
+  if (!text.trim()) return t`Enter a name.`;
+  if ([...text].length > MAX_NAME) return t`A name has at most ${MAX_NAME} characters.`;
   return undefined;
 }
 
 export function checkDescription(text: string): string | undefined {
-  return [...text].length > MAX_DESCRIPTION ? `A description has at most ${MAX_DESCRIPTION} characters.` : undefined;
+  return [...text].length > MAX_DESCRIPTION ? t`A description has at most ${MAX_DESCRIPTION} characters.` : undefined;
 }
 
 /** Reads "1001" or "user 1001" (a user) and "group 55" (a group). */
 export function parseCreator(text: string): Creator {
   const match = /^(?:(user|group)\s*:?\s*)?(\d{1,19})$/i.exec(text.trim());
-  if (!match || /^0+$/.test(match[2])) throw new Error('Enter a user id (e.g. 1001) or "group <id>" (e.g. group 55).');
+  if (!match || /^0+$/.test(match[2])) throw new Error(t`Enter a user id (e.g. 1001) or "group <id>" (e.g. group 55).`);
   return match[1]?.toLowerCase() === 'group' ? { groupId: match[2] } : { userId: match[2] };
 }
 
+/** "user 1001" or "group 55": the form parseCreator reads back, so it stays English. */
 export function formatCreator(creator: Creator | undefined): string {
   if (creator?.groupId !== undefined) return `group ${creator.groupId}`;
   if (creator?.userId !== undefined) return `user ${creator.userId}`;
@@ -66,10 +68,10 @@ export function parsePreviews(text: string): Preview[] {
     .split(';')
     .map((p) => p.trim())
     .filter(Boolean);
-  if (parts.length > MAX_PREVIEWS) throw new Error(`An asset has at most ${MAX_PREVIEWS} previews.`);
+  if (parts.length > MAX_PREVIEWS) throw new Error(t`An asset has at most ${MAX_PREVIEWS} previews.`);
   return parts.map((part) => {
     const match = /^(?:assets\/)?(\d{1,19})\s*(?:=\s*(.*))?$/.exec(part);
-    if (!match) throw new Error(`"${part}" is not an image asset id (a number, optionally "= alt text").`);
+    if (!match) throw new Error(t`"${part}" is not an image asset id (a number, optionally "= alt text").`);
     const altText = match[2]?.trim();
     return altText ? { asset: `assets/${match[1]}`, altText } : { asset: `assets/${match[1]}` };
   });
@@ -99,11 +101,11 @@ export function checkSocialUri(kind: SocialLinkKind, text: string): string | und
   try {
     url = new URL(text.trim());
   } catch {
-    return `Enter a full address, e.g. https://${kind.hosts[0]}/name`;
+    return t`Enter a full address, e.g. https://${kind.hosts[0]}/name`;
   }
-  if (url.protocol !== 'https:') return 'Use an https:// address.';
+  if (url.protocol !== 'https:') return t`Use an https:// address.`;
   if (!(kind.hosts as readonly string[]).includes(url.hostname.toLowerCase()))
-    return `A ${kind.name} link is on ${kind.hosts[0]}.`;
-  if (url.username || url.password) return 'Leave credentials out of the address.';
+    return t`A ${kind.name} link is on ${kind.hosts[0]}.`;
+  if (url.username || url.password) return t`Leave credentials out of the address.`;
   return undefined;
 }

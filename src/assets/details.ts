@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { t } from '../core/text';
 
 export const assetDetailsScheme = 'universe-asset';
 
@@ -17,10 +18,8 @@ export class AssetDetailsDocuments implements vscode.TextDocumentContentProvider
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return (
-      this.contents.get(uri.toString()) ??
-      '{ "note": "Run Show Details on the asset in the Universes view to load it." }\n'
-    );
+    const note = t`Run Show Details on the asset in the Universes view to load it.`;
+    return this.contents.get(uri.toString()) ?? `{ "note": ${JSON.stringify(note)} }\n`;
   }
 
   dispose(): void {

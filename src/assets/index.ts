@@ -5,6 +5,7 @@ import { registerCommands } from '../core/commands';
 import type { AreaProbe } from '../core/commands/context';
 import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
+import { t } from '../core/text';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
@@ -47,7 +48,9 @@ const commands: readonly AssetsCommand[] = [
 
 /** No asset is needed: a 404 for an unknown id proves the key may read assets. */
 export const assetsProbe: AreaProbe = {
-  area: 'Assets',
+  get area() {
+    return t`Assets`;
+  },
   probe: (client, _universeId, signal) =>
     client.assets.get({ assetId: '1' }, { signal }).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error;

@@ -16,6 +16,7 @@ import {
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
+import { t } from '../core/text';
 import { AssetList, type KnownAsset } from './assetList';
 
 /** Get Asset shares a per-minute limit with uploads: a long list is read a few assets at a time. */
@@ -205,7 +206,7 @@ export class AssetsModel implements vscode.Disposable {
     }
     await this.dropPending(connectionId, op.path);
     const asset = done.response;
-    if (!asset) throw new Error('the finished operation holds no asset');
+    if (!asset) throw new Error(t`the finished operation holds no asset`);
     await this.add(connectionId, { id: asset.assetId, displayName: asset.displayName, assetType: asset.assetType });
     return asset;
   }
@@ -265,9 +266,9 @@ export class AssetsModel implements vscode.Disposable {
     step: (what: string) => void = () => undefined,
   ): Promise<Asset> {
     const client = await this.client(connectionId);
-    step(args.file ? 'uploading…' : 'saving…');
+    step(args.file ? t`uploading…` : t`saving…`);
     const op = await client.assets.update({ assetId, ...args }, { signal });
-    step('processing…');
+    step(t`processing…`);
     const done = await this.follow(connectionId, op, signal);
     return this.changedAsset(connectionId, done.response ?? (await client.assets.get({ assetId }, { signal })));
   }
@@ -317,7 +318,7 @@ export class AssetsModel implements vscode.Disposable {
         throw new Error(error.operationStatus.message || error.message, { cause: error });
       if (error instanceof OperationTimeoutError) {
         throw new Error(
-          `the service had not finished after ${seconds} s (setting universeExplorer.operationTimeoutSeconds); it may still finish, so it is listed under Assets as pending and checked again when the list loads`,
+          t`the service had not finished after ${seconds} s (setting universeExplorer.operationTimeoutSeconds); it may still finish, so it is listed under Assets as pending and checked again when the list loads`,
           { cause: error },
         );
       }

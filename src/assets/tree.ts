@@ -3,6 +3,7 @@
 import vscode = require('vscode');
 import type { AssetVersion } from '../api';
 import { reason } from '../core/errors';
+import { t } from '../core/text';
 import { localAndUtc } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import { MessageNode } from '../core/tree/messageNode';
@@ -33,9 +34,9 @@ export class AssetsGroupNode implements TreeNode {
   }
 
   item(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Assets', vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(t`Assets`, vscode.TreeItemCollapsibleState.Collapsed);
     item.iconPath = new vscode.ThemeIcon('file-media');
-    item.tooltip = 'The assets this connection uploaded or added by id (the same list under every universe)';
+    item.tooltip = t`The assets this connection uploaded or added by id (the same list under every universe)`;
     item.contextValue = 'assets';
     return item;
   }
@@ -43,8 +44,8 @@ export class AssetsGroupNode implements TreeNode {
   /** Asks about pending uploads and reads each known asset once per load (Get Asset): state and moderation are current. */
   async children(): Promise<TreeNode[]> {
     if (this.model.list(this.connectionId).length === 0 && this.model.pending(this.connectionId).length === 0) {
-      const add = { command: 'universeExplorer.addAssetById', title: 'Add Asset by ID', arguments: [this] };
-      return [new MessageNode(this, 'No assets yet: upload a file from the Explorer, or add one by id…', add, 'add')];
+      const add = { command: 'universeExplorer.addAssetById', title: t`Add Asset by ID`, arguments: [this] };
+      return [new MessageNode(this, t`No assets yet: upload a file from the Explorer, or add one by id…`, add, 'add')];
     }
     this.loading ??= this.model
       .readAll(this.connectionId)
@@ -75,17 +76,17 @@ export class PendingUploadNode implements TreeNode {
 
   item(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.upload.displayName, vscode.TreeItemCollapsibleState.None);
-    item.description = 'upload pending';
+    item.description = t`upload pending`;
     item.tooltip = [
-      `${this.upload.displayName}, uploaded from ${this.upload.file} at ${localAndUtc(this.upload.since)}.`,
-      'The service answered the upload, but it was not followed to its end, so the asset may still be made.',
-      'It is checked again each time this list loads; click to check now.',
+      t`${this.upload.displayName}, uploaded from ${this.upload.file} at ${localAndUtc(this.upload.since)}.`,
+      t`The service answered the upload, but it was not followed to its end, so the asset may still be made.`,
+      t`It is checked again each time this list loads; click to check now.`,
     ].join('\n');
     item.iconPath = new vscode.ThemeIcon('sync');
     item.contextValue = 'asset.pending';
     item.command = {
       command: 'universeExplorer.checkPendingUploads',
-      title: 'Check Pending Uploads',
+      title: t`Check Pending Uploads`,
       arguments: [this],
     };
     return item;
@@ -148,24 +149,26 @@ export class AssetNode implements PagedNode {
     const type = a?.assetType ?? this.known.assetType;
     const moderation = a?.moderationResult?.moderationState;
     item.description = a
-      ? [this.archived ? 'Archived' : '', type, this.archived ? '' : a.state, moderation].filter(Boolean).join(' · ')
-      : `couldn't load: ${reason(error)}`;
+      ? [this.archived ? t`Archived` : '', type, this.archived ? '' : a.state, moderation].filter(Boolean).join(' · ')
+      : t`couldn't load: ${reason(error)}`;
     item.tooltip = [
-      `${this.displayName} (asset ${this.assetId})`,
-      type ? `Type: ${type}` : '',
-      a?.state ? `State: ${a.state}` : '',
-      moderation ? `Moderation: ${moderation}` : '',
-      a?.revisionId
-        ? `Version: ${a.revisionId}${a.revisionCreateTime ? ` of ${localAndUtc(a.revisionCreateTime)}` : ''}`
-        : '',
+      t`${this.displayName} (asset ${this.assetId})`,
+      type ? t`Type: ${type}` : '',
+      a?.state ? t`State: ${a.state}` : '',
+      moderation ? t`Moderation: ${moderation}` : '',
+      a?.revisionId ? this.versionLine(a.revisionId, a.revisionCreateTime) : '',
       a?.description ? `\n${a.description}` : '',
-      a ? '' : `Couldn't load: ${reason(error)}`,
+      a ? '' : t`Couldn't load: ${reason(error)}`,
     ]
       .filter(Boolean)
       .join('\n');
     item.iconPath = this.icon(type, moderation);
     item.contextValue = !a ? 'asset.unavailable' : this.archived ? 'asset.archived' : 'asset';
     return item;
+  }
+
+  private versionLine(id: string, time: string | undefined): string {
+    return time ? t`Version: ${id} of ${localAndUtc(time)}` : t`Version: ${id}`;
   }
 
   private icon(type: string | undefined, moderation: string | undefined): vscode.ThemeIcon {
@@ -208,12 +211,12 @@ export class AssetVersionNode implements TreeNode {
   item(): vscode.TreeItem {
     const v = this.version;
     const moderation = v.moderationResult?.moderationState;
-    const item = new vscode.TreeItem(`Version ${v.versionNumber}`, vscode.TreeItemCollapsibleState.None);
-    item.description = [this.current ? 'current' : '', moderation].filter(Boolean).join(' · ');
+    const item = new vscode.TreeItem(t`Version ${v.versionNumber}`, vscode.TreeItemCollapsibleState.None);
+    item.description = [this.current ? t`current` : '', moderation].filter(Boolean).join(' · ');
     item.tooltip = [
       v.path,
-      moderation ? `Moderation: ${moderation}` : '',
-      v.creationContext ? `Creator: ${formatCreator(v.creationContext.creator)}` : '',
+      moderation ? t`Moderation: ${moderation}` : '',
+      v.creationContext ? t`Creator: ${formatCreator(v.creationContext.creator)}` : '',
     ]
       .filter(Boolean)
       .join('\n');

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { Connections } from '../core/connections';
+import { t } from '../core/text';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import { universeNodeId } from '../core/tree/connectionNodes';
@@ -31,8 +32,8 @@ export async function revealAsset(
 ): Promise<void> {
   const universe = deps.connections.get(connectionId)?.universes[0];
   if (!universe)
-    throw new Error('the connection has no universe, so there is no Assets group to show it in; add a universe');
+    throw new Error(t`the connection has no universe, so there is no Assets group to show it in; add a universe`);
   const node = await deps.tree.find(assetNodeId(assetsGroupId(universeNodeId(connectionId, universe.id)), assetId));
-  if (!node) throw new Error(`asset ${assetId} is not in the list`);
+  if (!node) throw new Error(t`asset ${assetId} is not in the list`);
   await deps.view.reveal(node, { select: true, focus: true, expand: false });
 }

@@ -1,12 +1,13 @@
 import vscode = require('vscode');
 import { isCancel, reason } from './errors';
 import type { Log } from './log';
+import { t } from './text';
 import type { Ui } from './ui';
 
 /** One command: its id, how its failure reads, and a handler that receives the area's context. */
 export interface CommandDef<C> {
   id: string;
-  /** Completes "Failed to …", e.g. "add connection". */
+  /** Completes "Failed to …", e.g. "add connection"; a getter, so it is translated when read (after activate). */
   failure: string;
   // Handlers take the tree node or URI that VS Code passes, so the arguments are untyped here.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,10 +37,11 @@ export async function runCommand<C extends CommandBase>(ctx: C, def: CommandDef<
       ctx.log.info(`${def.id} cancelled`);
       return undefined;
     }
-    const message = `Failed to ${def.failure}: ${reason(error)}`;
+    const message = t`Failed to ${def.failure}: ${reason(error)}`;
+    const showLog = t`Show Log`;
     ctx.log.error(message);
-    void ctx.ui.error(message, 'Show Log').then((choice) => {
-      if (choice === 'Show Log') ctx.log.show();
+    void ctx.ui.error(message, showLog).then((choice) => {
+      if (choice === showLog) ctx.log.show();
     });
     return undefined;
   }

@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { OpenApiClient, type RateLimit } from '../api';
 import type { Log } from './log';
 import { settings } from './settings';
+import { t } from './text';
 
 export interface UniverseRef {
   id: number;
@@ -64,7 +65,7 @@ export class Connections implements vscode.Disposable {
 
   /** Replaces a saved connection's settings; a new API key replaces the stored one. */
   async update(connection: Connection, apiKey?: string): Promise<void> {
-    if (connection.sandbox) throw new Error('The Local Sandbox connection is managed by the extension.');
+    if (connection.sandbox) throw new Error(t`The Local Sandbox connection is managed by the extension.`);
     if (apiKey !== undefined) await this.context.secrets.store(secretKey(connection.id), apiKey);
     this.dropClient(connection.id);
     await this.save(this.persisted().map((c) => (c.id === connection.id ? connection : c)));
@@ -104,12 +105,12 @@ export class Connections implements vscode.Disposable {
     if (!connection) {
       throw new Error(
         id === SANDBOX_ID
-          ? 'The Local Sandbox is not running. Start it, then try again.'
-          : 'The connection no longer exists.',
+          ? t`The Local Sandbox is not running. Start it, then try again.`
+          : t`The connection no longer exists.`,
       );
     }
     const apiKey = await this.context.secrets.get(secretKey(id));
-    if (!apiKey) throw new Error(`No API key is stored for "${connection.name}". Edit the connection to set one.`);
+    if (!apiKey) throw new Error(t`No API key is stored for "${connection.name}". Edit the connection to set one.`);
     const client = new OpenApiClient({
       baseUrl: connection.baseUrl,
       apiKey,

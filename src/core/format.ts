@@ -1,4 +1,5 @@
 // Pure helpers for parsing and showing values; no vscode import, so plain unit tests cover them.
+import { t } from './text';
 
 export interface UniverseEntry {
   id: number;
@@ -13,9 +14,9 @@ export function parseUniverses(text: string): UniverseEntry[] {
     .map((p) => p.trim())
     .filter(Boolean)) {
     const match = /^(\d{1,19})\s*(?:=\s*(.+))?$/.exec(part);
-    if (!match) throw new Error(`"${part}" is not a universe id (a number, optionally "= name").`);
+    if (!match) throw new Error(t`"${part}" is not a universe id (a number, optionally "= name").`);
     const id = Number(match[1]);
-    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`"${match[1]}" is not a valid universe id.`);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new Error(t`"${match[1]}" is not a valid universe id.`);
     if (!result.some((u) => u.id === id)) result.push(match[2] ? { id, name: match[2].trim() } : { id });
   }
   return result;
@@ -38,15 +39,15 @@ export function isLoopback(hostname: string): boolean {
 export function checkBaseUrl(text: string, allowInsecureHttp = false): string | undefined {
   try {
     const url = new URL(text.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// address.';
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return t`Use an http:// or https:// address.`;
     if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
-      return 'Use https://: over http:// the API key would travel unencrypted (plain http:// is for this machine only; the user setting universeExplorer.allowInsecureHttp allows it elsewhere).';
+      return t`Use https://: over http:// the API key would travel unencrypted (plain http:// is for this machine only; the user setting universeExplorer.allowInsecureHttp allows it elsewhere).`;
     }
-    if (url.username || url.password) return 'Leave credentials out of the URL; the API key is asked separately.';
-    if (url.search || url.hash) return 'Leave the query and fragment out of the base URL.';
+    if (url.username || url.password) return t`Leave credentials out of the URL; the API key is asked separately.`;
+    if (url.search || url.hash) return t`Leave the query and fragment out of the base URL.`;
     return undefined;
   } catch {
-    return 'Enter a full URL, for example https://apis.example.com';
+    return t`Enter a full URL, for example https://apis.example.com`;
   }
 }
 

@@ -3,6 +3,7 @@
 import type { Connection, Connections, UniverseRef } from './connections';
 import { checkBaseUrl, formatUniverses, parseUniverses, type UniverseEntry } from './format';
 import { settings } from './settings';
+import { t } from './text';
 import { required, type Ui } from './ui';
 
 /** An input box check from a function that throws with the reason. */
@@ -19,19 +20,19 @@ export function validator(check: (value: string) => unknown) {
 
 export async function askName(ui: Ui, value = ''): Promise<string> {
   const name = await ui.input({
-    title: 'Connection name',
+    title: t`Connection name`,
     value,
-    prompt: 'A name to show in the Universes view',
-    validateInput: (v) => (v.trim() ? undefined : 'Enter a name.'),
+    prompt: t`A name to show in the Universes view`,
+    validateInput: (v) => (v.trim() ? undefined : t`Enter a name.`),
   });
   return required(name).trim();
 }
 
 export async function askBaseUrl(ui: Ui, value = 'https://apis.roblox.com'): Promise<string> {
   const url = await ui.input({
-    title: 'Base URL',
+    title: t`Base URL`,
     value,
-    prompt: 'The address of the Open API, without a path',
+    prompt: t`The address of the Open API, without a path`,
     validateInput: (v) => checkBaseUrl(v, settings().allowInsecureHttp),
   });
   return required(url).trim().replace(/\/+$/, '');
@@ -39,20 +40,20 @@ export async function askBaseUrl(ui: Ui, value = 'https://apis.roblox.com'): Pro
 
 export async function askApiKey(ui: Ui): Promise<string> {
   const key = await ui.input({
-    title: 'API key',
+    title: t`API key`,
     password: true,
-    prompt: 'Kept in VS Code Secret Storage only',
-    validateInput: (v) => (v.trim() ? undefined : 'Enter the API key.'),
+    prompt: t`Kept in VS Code Secret Storage only`,
+    validateInput: (v) => (v.trim() ? undefined : t`Enter the API key.`),
   });
   return required(key).trim();
 }
 
 export async function askPrefix(ui: Ui, value = 'platform'): Promise<string> {
   const prefix = await ui.input({
-    title: 'Entry header prefix',
+    title: t`Entry header prefix`,
     value,
-    prompt: 'The word before -entry-version in data store headers',
-    validateInput: (v) => (/^[A-Za-z0-9]+$/.test(v.trim()) ? undefined : 'Use letters and digits only.'),
+    prompt: t`The word before -entry-version in data store headers`,
+    validateInput: (v) => (/^[A-Za-z0-9]+$/.test(v.trim()) ? undefined : t`Use letters and digits only.`),
   });
   // Header names are lower case on the wire.
   return required(prefix).trim().toLowerCase();
@@ -60,9 +61,9 @@ export async function askPrefix(ui: Ui, value = 'platform'): Promise<string> {
 
 export async function askUniverses(ui: Ui, value: readonly UniverseEntry[] = []): Promise<UniverseEntry[]> {
   const text = await ui.input({
-    title: 'Universes',
+    title: t`Universes`,
     value: formatUniverses(value),
-    prompt: 'Universe ids separated by commas, each optionally "= name", e.g. 123456 = My Game, 789',
+    prompt: t`Universe ids separated by commas, each optionally "= name", e.g. 123456 = My Game, 789`,
     validateInput: validator(parseUniverses),
   });
   return parseUniverses(required(text));
@@ -71,11 +72,11 @@ export async function askUniverses(ui: Ui, value: readonly UniverseEntry[] = [])
 /** The connection of the command, or one picked from the list (the only one when there is one). */
 export async function pickConnection(ui: Ui, connections: Connections, savedOnly = false): Promise<Connection> {
   const all = connections.list().filter((c) => !savedOnly || !c.sandbox);
-  if (all.length === 0) throw new Error('there are no connections yet; add one first');
+  if (all.length === 0) throw new Error(t`there are no connections yet; add one first`);
   if (all.length === 1) return all[0];
   const picked = await ui.pick(
     all.map((c) => ({ label: c.name, description: c.baseUrl, connection: c })),
-    { title: 'Connection' },
+    { title: t`Connection` },
   );
   return required(picked).connection;
 }
@@ -83,11 +84,11 @@ export async function pickConnection(ui: Ui, connections: Connections, savedOnly
 /** A universe of the connection: the only one, or one picked. */
 export async function pickUniverse(ui: Ui, connection: Connection): Promise<UniverseRef> {
   const universes = connection.universes;
-  if (universes.length === 0) throw new Error(`"${connection.name}" has no universe yet; add one first`);
+  if (universes.length === 0) throw new Error(t`"${connection.name}" has no universe yet; add one first`);
   if (universes.length === 1) return universes[0];
   const picked = await ui.pick(
-    universes.map((u) => ({ label: u.name ?? `Universe ${u.id}`, description: String(u.id), universe: u })),
-    { title: `Universe of ${connection.name}` },
+    universes.map((u) => ({ label: u.name ?? t`Universe ${u.id}`, description: String(u.id), universe: u })),
+    { title: t`Universe of ${connection.name}` },
   );
   return required(picked).universe;
 }

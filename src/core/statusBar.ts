@@ -3,6 +3,7 @@
 import vscode = require('vscode');
 import type { RateLimit } from '../api';
 import type { Connection, Connections } from './connections';
+import { t } from './text';
 import { ConnectionNode, UniverseNode } from './tree/connectionNodes';
 import type { TreeNode } from './tree/node';
 import { settings } from './settings';
@@ -97,18 +98,18 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
   details(): { label: string; detail?: string }[] {
     const lines: { label: string; detail?: string }[] = [];
     const connection = this.active();
-    if (!connection) lines.push({ label: 'No connection', detail: 'Add one, or start the Local Sandbox.' });
+    if (!connection) lines.push({ label: t`No connection`, detail: t`Add one, or start the Local Sandbox.` });
     else {
       const readOnly = settings().readOnlyUniverses;
       lines.push({
         label: `${connection.sandbox ? '$(beaker)' : '$(plug)'} ${connection.name}`,
-        detail: connection.sandbox ? `the built-in emulator at ${connection.baseUrl}` : connection.baseUrl,
+        detail: connection.sandbox ? t`the built-in emulator at ${connection.baseUrl}` : connection.baseUrl,
       });
       for (const u of connection.universes) {
         const locked = readOnly.includes(u.id);
         lines.push({
-          label: `${locked ? '$(lock)' : '$(globe)'} ${u.name ?? `Universe ${u.id}`}`,
-          detail: `universe ${u.id}${locked ? ', read-only (universeExplorer.readOnlyUniverses)' : ''}`,
+          label: `${locked ? '$(lock)' : '$(globe)'} ${u.name ?? t`Universe ${u.id}`}`,
+          detail: locked ? t`universe ${u.id}, read-only (universeExplorer.readOnlyUniverses)` : t`universe ${u.id}`,
         });
       }
     }
@@ -137,15 +138,18 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
       : activity
         ? `$(loading~spin) ${activity}…`
         : connection
-          ? `${connection.sandbox ? '$(beaker)' : '$(plug)'} ${connection.name}${readOnly ? ' (read-only) $(lock)' : ''}`
-          : '$(globe) No connection';
+          ? `${connection.sandbox ? '$(beaker)' : '$(plug)'} ${connection.name}${readOnly ? ` ${t`(read-only)`} $(lock)` : ''}`
+          : `$(globe) ${t`No connection`}`;
+    const place = connection?.sandbox ? t`Local Sandbox` : connection?.baseUrl;
     const where = connection
-      ? `${connection.name} (${connection.sandbox ? 'Local Sandbox' : connection.baseUrl})${readOnly ? ', read-only' : ''}`
-      : 'no connection';
+      ? readOnly
+        ? t`${connection.name} (${place}), read-only`
+        : `${connection.name} (${place})`
+      : t`no connection`;
     this.item.text = text;
-    this.item.tooltip = `Universe Explorer: ${where}. Click for details.`;
+    this.item.tooltip = t`Universe Explorer: ${where}. Click for details.`;
     // Screen readers hear the words, not the icon names.
-    this.item.accessibilityInformation = { label: `Universe Explorer: ${text.replace(/\$\([^)]*\)\s*/g, '').trim()}` };
+    this.item.accessibilityInformation = { label: t`Universe Explorer: ${text.replace(/\$\([^)]*\)\s*/g, '').trim()}` };
     this.item.show();
   }
 
@@ -164,7 +168,8 @@ export function jobText(job: { perSecond: number }, limit: RateLimit | undefined
   const parts = [`${job.perSecond.toLocaleString('en-US')}/s`];
   const max = limit?.limit && /^\s*(\d+)/.exec(limit.limit)?.[1];
   if (limit?.remaining !== undefined) {
-    parts.push(`${limit.remaining.toLocaleString('en-US')}${max ? ` of ${max}` : ''} requests left this window`);
+    const remaining = limit.remaining.toLocaleString('en-US');
+    parts.push(max ? t`${remaining} of ${max} requests left this window` : t`${remaining} requests left this window`);
   }
   return parts.join(' · ');
 }

@@ -1,4 +1,5 @@
 import { reason } from './errors';
+import { t } from './text';
 import type { Ui } from './ui';
 
 export interface Undo {
@@ -15,13 +16,14 @@ export interface Undo {
 
 /** Says what a write did (a non-modal message), with Undo when the service allows going back. */
 export function confirmWrite(ui: Ui, message: string, undo: Undo | undefined): void {
-  void ui.info(message, ...(undo ? ['Undo'] : [])).then(async (choice) => {
-    if (choice !== 'Undo' || !undo) return;
+  const undoLabel = t`Undo`;
+  void ui.info(message, ...(undo ? [undoLabel] : [])).then(async (choice) => {
+    if (choice !== undoLabel || !undo) return;
     try {
       await ui.progress(undo.progress, (signal) => undo.run(signal));
       void ui.info(undo.done);
     } catch (error) {
-      void ui.error(`Could not undo ${undo.what}: ${reason(error)}. ${undo.otherwise}`);
+      void ui.error(t`Could not undo ${undo.what}: ${reason(error)}. ${undo.otherwise}`);
     }
   });
 }

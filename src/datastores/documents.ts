@@ -1,6 +1,7 @@
 // The editor's side of open entries: it pins a document's base while the document is dirty, shows JSON problems as
 // the user types, formats on request, checks on focus whether the service has a newer version, and runs the opt-in
 // auto-save (valid JSON only, never a conflict dialog while typing).
+import { t } from '../core/text';
 import vscode = require('vscode');
 import type { Ui } from '../core/ui';
 import type { EntryAddress } from './entryPath';
@@ -113,11 +114,10 @@ export class EntryDocuments implements vscode.Disposable {
     if (!newest || newest.version === shown.version || (newest.deleted && shown.deleted)) return;
     if (!doc.isDirty) await this.files.refresh(doc.uri);
     else {
-      const what = newest.deleted ? 'was deleted' : 'has a newer version';
-      vscode.window.setStatusBarMessage(
-        `$(warning) ${a.key} ${what} in the service; saving will ask what to keep`,
-        15_000,
-      );
+      const said = newest.deleted
+        ? t`${a.key} was deleted in the service; saving will ask what to keep`
+        : t`${a.key} has a newer version in the service; saving will ask what to keep`;
+      vscode.window.setStatusBarMessage(`$(warning) ${said}`, 15_000);
     }
   }
 
@@ -152,7 +152,7 @@ export class EntryDocuments implements vscode.Disposable {
     }
     if (!outcome.saved && outcome.conflict) {
       this.held.add(doc.uri.toString());
-      void this.ui.warn(`Not saved: ${outcome.message}`, {});
+      void this.ui.warn(t`Not saved: ${outcome.message}`, {});
     }
     // Other refusals (the typing will fix them, or the connection is back later) wait for the next pause.
   }
@@ -171,10 +171,10 @@ function problemsOf(doc: vscode.TextDocument): vscode.Diagnostic[] {
     const range = doc.getWordRangeAtPosition(at) ?? new vscode.Range(at, at.translate(0, 1));
     const problem = new vscode.Diagnostic(
       range,
-      `${error.detail} (an entry must be valid JSON to be saved)`,
+      t`${error.detail} (an entry must be valid JSON to be saved)`,
       vscode.DiagnosticSeverity.Error,
     );
-    problem.source = 'Data Store Entry';
+    problem.source = t`Data Store Entry`;
     return [problem];
   }
 }
@@ -182,9 +182,9 @@ function problemsOf(doc: vscode.TextDocument): vscode.Diagnostic[] {
 /** Why an entry opened read-only: it is deleted (its last value is shown), or it holds text that is not JSON. */
 function notes(doc: vscode.TextDocument, shown: EntryState): vscode.Diagnostic[] {
   const why = shown.deleted
-    ? 'Deleted in the service: this is its last value, read-only. Its versions are kept for 30 days; restore one from the Universes view.'
+    ? t`Deleted in the service: this is its last value, read-only. Its versions are kept for 30 days; restore one from the Universes view.`
     : shown.compact === undefined
-      ? 'The service holds text that is not JSON here (another writer stored it). It is shown as it is, read-only.'
+      ? t`The service holds text that is not JSON here (another writer stored it). It is shown as it is, read-only.`
       : undefined;
   if (!why) return problemsOf(doc);
   const note = new vscode.Diagnostic(
@@ -192,7 +192,7 @@ function notes(doc: vscode.TextDocument, shown: EntryState): vscode.Diagnostic[]
     why,
     vscode.DiagnosticSeverity.Information,
   );
-  note.source = 'Data Store Entry';
+  note.source = t`Data Store Entry`;
   return [note];
 }
 

@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import { NotFoundError } from '../api';
 import { settings } from '../core/settings';
+import { t } from '../core/text';
 import type { EntryAddress } from './entryPath';
 import type { DataStoresModel, EntryChange } from './model';
 import { toEntryState, type EntryState } from './openEntries';
@@ -13,16 +14,16 @@ abstract class EntryFileSystemBase {
     return new vscode.Disposable(() => undefined);
   }
   readDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions('Browse entries in the Universes view.');
+    throw vscode.FileSystemError.NoPermissions(t`Browse entries in the Universes view.`);
   }
   createDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions('Data stores have no folders.');
+    throw vscode.FileSystemError.NoPermissions(t`Data stores have no folders.`);
   }
   delete(): never {
-    throw vscode.FileSystemError.NoPermissions('Delete entries from the Universes view.');
+    throw vscode.FileSystemError.NoPermissions(t`Delete entries from the Universes view.`);
   }
   rename(): never {
-    throw vscode.FileSystemError.NoPermissions('Entries cannot be renamed.');
+    throw vscode.FileSystemError.NoPermissions(t`Entries cannot be renamed.`);
   }
 }
 
@@ -102,7 +103,8 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
         : content;
     const outcome = await this.saver.save(uri, text, 'fs');
     // A discarded edit is replaced by the service's value right after: the document ends up clean either way.
-    if (!outcome.saved && !outcome.discarded) throw vscode.FileSystemError.Unavailable(`Not saved: ${outcome.message}`);
+    if (!outcome.saved && !outcome.discarded)
+      throw vscode.FileSystemError.Unavailable(t`Not saved: ${outcome.message}`);
   }
 
   /** Reads the entry again and tells VS Code, which reloads a clean document (a dirty one keeps its edit). */
@@ -155,7 +157,7 @@ export class EntryVersionFileSystem extends EntryFileSystemBase implements vscod
   }
 
   writeFile(): never {
-    throw vscode.FileSystemError.NoPermissions('Old versions are read-only; use Restore This Version.');
+    throw vscode.FileSystemError.NoPermissions(t`Old versions are read-only; use Restore This Version.`);
   }
 
   private async load(uri: vscode.Uri): Promise<EntryState> {

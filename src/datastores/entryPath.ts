@@ -2,6 +2,8 @@
 // <store>/<scope>/<key>.json`. A "/" in a name shows as "∕" (U+2215); `~XX` (hex of a UTF-8 byte) escapes what
 // would otherwise be misread: control characters, "\", a real "∕", and a "~" or "%" that is followed by two hex
 // digits (VS Code may decode %XX in a path). A segment of dots is escaped too. No vscode import.
+import { t } from '../core/text';
+
 export interface EntryAddress {
   connectionId: string;
   universeId: number;
@@ -44,7 +46,7 @@ export function escapeSegment(text: string): string {
 
 export function unescapeSegment(text: string): string {
   if ([...text].some((ch) => ch === '/' || ch === '\\' || ch < ' ' || ch === '\u007f'))
-    throw new Error(`Bad escape in "${text}"`);
+    throw new Error(t`Bad escape in "${text}"`);
   const bytes: number[] = [];
   const parts: string[] = [];
   const flush = () => {
@@ -86,7 +88,7 @@ export function parseEntryPath(connectionId: string, path: string): EntryAddress
     !parts[5].endsWith(suffix) ||
     !/^\d+$/.test(parts[2])
   ) {
-    throw new Error(`Not an entry path: ${path}`);
+    throw new Error(t`Not an entry path: ${path}`);
   }
   return {
     connectionId,

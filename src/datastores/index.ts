@@ -5,6 +5,7 @@ import type { AreaProbe } from '../core/commands/context';
 import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
 import type { BulkStatus } from '../core/statusBar';
+import { t } from '../core/text';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { chooseScope } from './commands/chooseScope';
@@ -50,7 +51,9 @@ const commands: readonly DataStoresCommand[] = [
 ];
 
 export const dataStoresProbe: AreaProbe = {
-  area: 'Data stores',
+  get area() {
+    return t`Data stores`;
+  },
   probe: (client, universeId, signal) => client.datastores.listDataStores({ universeId, limit: 1 }, { signal }),
 };
 

@@ -1,5 +1,6 @@
 // JSON text tools for the entry editor. They keep every literal exactly as written (a big integer is never
 // rounded by a parse and re-stringify) and report errors by line and column. No vscode import.
+import { t } from '../core/text';
 
 export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';
@@ -8,7 +9,7 @@ export class JsonSyntaxError extends Error {
     readonly line: number,
     readonly column: number,
   ) {
-    super(`Invalid JSON at line ${line}, column ${column}: ${detail}`);
+    super(t`Invalid JSON at line ${line}, column ${column}: ${detail}`);
   }
 }
 
@@ -49,7 +50,7 @@ export function formatJson(text: string, indent = 2): string {
       const close = open.at(-1);
       s.skipSpace();
       if (close === undefined) {
-        if (!s.done()) s.fail('Unexpected text after the JSON value');
+        if (!s.done()) s.fail(t`Unexpected text after the JSON value`);
         return out.join('');
       }
       if (s.peek() === ',') {
@@ -59,7 +60,7 @@ export function formatJson(text: string, indent = 2): string {
         if (close === '}') member(s, out, indent);
         break;
       }
-      s.expect(close, `Expected ',' or '${close}'`);
+      s.expect(close, t`Expected ',' or '${close}'`);
       open.pop();
       out.push(pad(open.length), close);
     }
@@ -68,7 +69,7 @@ export function formatJson(text: string, indent = 2): string {
 
 /** An object member's name and colon; its value follows. */
 function member(s: Scanner, out: string[], indent: number): void {
-  if (s.peek() !== '"') s.fail('Expected a property name in double quotes');
+  if (s.peek() !== '"') s.fail(t`Expected a property name in double quotes`);
   out.push(s.string());
   s.skipSpace();
   s.expect(':');
@@ -99,8 +100,8 @@ class Scanner {
     while (/[ \t\n\r]/.test(this.peek()) && !this.done()) this.pos++;
   }
 
-  expect(c: string, detail = `Expected '${c}'`): void {
-    if (this.peek() !== c) this.fail(detail);
+  expect(c: string, detail?: string): void {
+    if (this.peek() !== c) this.fail(detail ?? t`Expected '${c}'`);
     this.pos++;
   }
 
@@ -108,24 +109,24 @@ class Scanner {
     const start = this.pos;
     this.pos++;
     for (;;) {
-      if (this.done()) this.fail('Unterminated string', start);
+      if (this.done()) this.fail(t`Unterminated string`, start);
       const c = this.next();
       if (c === '"') return this.text.slice(start, this.pos);
       if (c === '\\') {
         const e = this.next();
         if (e === 'u') {
           if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.pos, this.pos + 4)))
-            this.fail('Bad \\u escape', this.pos - 2);
+            this.fail(t`Bad \\u escape`, this.pos - 2);
           this.pos += 4;
-        } else if (!'"\\/bfnrt'.includes(e ?? 'x')) this.fail('Bad escape in string', this.pos - 2);
-      } else if (c < ' ') this.fail('Control character in string (escape it)', this.pos - 1);
+        } else if (!'"\\/bfnrt'.includes(e ?? 'x')) this.fail(t`Bad escape in string`, this.pos - 2);
+      } else if (c < ' ') this.fail(t`Control character in string (escape it)`, this.pos - 1);
     }
   }
 
   number(): string {
     NUMBER.lastIndex = this.pos;
     const m = NUMBER.exec(this.text);
-    if (!m) this.fail('Invalid number');
+    if (!m) this.fail(t`Invalid number`);
     this.pos += m[0].length;
     return m[0];
   }
@@ -137,7 +138,7 @@ class Scanner {
         return w;
       }
     }
-    this.fail(this.done() ? 'Unexpected end of text' : `Unexpected character '${this.peek()}'`);
+    this.fail(this.done() ? t`Unexpected end of text` : t`Unexpected character '${this.peek()}'`);
   }
 
   fail(detail: string, at = this.pos): never {

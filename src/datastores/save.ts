@@ -10,6 +10,7 @@ import { isCancel, reason } from '../core/errors';
 import { formatBytes } from '../core/format';
 import type { Log } from '../core/log';
 import { settings } from '../core/settings';
+import { t } from '../core/text';
 import { timeOfDay } from '../core/time';
 import type { Ui } from '../core/ui';
 import type { EntryAddress } from './entryPath';
@@ -35,7 +36,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** "Player_1" (PlayerData, scope global), as messages name an entry. */
 export function describeEntry(a: EntryAddress): string {
-  return `"${a.key}" (${a.datastoreName}, scope ${a.scope})`;
+  return t`"${a.key}" (${a.datastoreName}, scope ${a.scope})`;
 }
 
 /** Why a document's text cannot be written as it is, or its compact JSON. */
@@ -45,13 +46,13 @@ export function checkText(a: EntryAddress, text: string): { compact: string } | 
     compact = formatJson(text, 0);
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    const where = `line ${error.line}, column ${error.column}: ${error.detail}`;
-    return { problem: `${describeEntry(a)} is not valid JSON (${where}). Fix it and save again.` };
+    const where = t`line ${error.line}, column ${error.column}: ${error.detail}`;
+    return { problem: t`${describeEntry(a)} is not valid JSON (${where}). Fix it and save again.` };
   }
   const bytes = Buffer.byteLength(compact);
   if (bytes > maxValueBytes) {
     return {
-      problem: `${describeEntry(a)} is ${formatBytes(bytes)} (${bytes} bytes); an entry holds at most 4 MiB (${maxValueBytes} bytes). Make it smaller and save again.`,
+      problem: t`${describeEntry(a)} is ${formatBytes(bytes)} (${bytes} bytes); an entry holds at most 4 MiB (${maxValueBytes} bytes). Make it smaller and save again.`,
     };
   }
   return { compact };
@@ -137,8 +138,8 @@ export class EntrySaver {
       if (outcome && !outcome.saved && !outcome.quiet) this.log.warn(`Not saved: ${outcome.message}`);
       return outcome;
     } catch (error) {
-      if (isCancel(error)) return { saved: false, message: `${describeEntry(a)} was not saved.`, quiet: true };
-      const message = `${describeEntry(a)} could not be written: ${reason(error)}. Your edit is kept; save again to retry.`;
+      if (isCancel(error)) return { saved: false, message: t`${describeEntry(a)} was not saved.`, quiet: true };
+      const message = t`${describeEntry(a)} could not be written: ${reason(error)}. Your edit is kept; save again to retry.`;
       this.log.error(`Not saved: ${message}`);
       return { saved: false, message };
     }
@@ -147,12 +148,12 @@ export class EntrySaver {
   private check(a: EntryAddress, text: string): { compact: string } | { problem: string } {
     if (settings().readOnlyUniverses.includes(a.universeId)) {
       return {
-        problem: `universe ${a.universeId} is read-only (setting universeExplorer.readOnlyUniverses); ${describeEntry(a)} was not saved.`,
+        problem: t`universe ${a.universeId} is read-only (setting universeExplorer.readOnlyUniverses); ${describeEntry(a)} was not saved.`,
       };
     }
     if (this.model.documents.shown(a)?.deleted && !this.model.documents.pinned(a)) {
       return {
-        problem: `${describeEntry(a)} is deleted in the service; restore one of its versions from the Universes view.`,
+        problem: t`${describeEntry(a)} is deleted in the service; restore one of its versions from the Universes view.`,
       };
     }
     return checkText(a, text);
@@ -194,8 +195,9 @@ export class EntrySaver {
     });
     const deleted = !theirs || !!theirs.deleted;
     if (via === 'auto') {
-      const what = deleted ? 'was deleted in the service' : 'was changed in the service';
-      const message = `${describeEntry(a)} ${what} since you opened it. Save it (Ctrl+S) to choose what to keep.`;
+      const message = deleted
+        ? t`${describeEntry(a)} was deleted in the service since you opened it. Save it (Ctrl+S) to choose what to keep.`
+        : t`${describeEntry(a)} was changed in the service since you opened it. Save it (Ctrl+S) to choose what to keep.`;
       return { go: false, outcome: { saved: false, conflict: true, message } };
     }
     return deleted ? this.resolveDeleted(uri, a, theirs, via) : this.resolveChanged(uri, a, theirs, compact, via);
@@ -214,32 +216,33 @@ export class EntrySaver {
       return { go: true };
     }
     const when = versionTime(theirs.mtime);
+    const [compare, overwrite, discardAndReload] = [t`Compare`, t`Overwrite`, t`Discard and Reload`];
     const choice = await this.ui.warn(
-      `${describeEntry(a)} was changed in the service since you opened it.`,
-      { modal: true, detail: `The service now has the version of ${when}. Your edit is kept until you choose.` },
-      'Compare',
-      'Overwrite',
-      'Discard and Reload',
+      t`${describeEntry(a)} was changed in the service since you opened it.`,
+      { modal: true, detail: t`The service now has the version of ${when}. Your edit is kept until you choose.` },
+      compare,
+      overwrite,
+      discardAndReload,
     );
-    if (choice === 'Overwrite') {
+    if (choice === overwrite) {
       // Their attributes and user ids stay: only the value is ours.
       this.model.documents.rebase(a, theirs);
       return { go: true };
     }
-    if (choice === 'Discard and Reload') {
+    if (choice === discardAndReload) {
       this.discard(uri, a, via);
-      const message = `Your edit of ${describeEntry(a)} was discarded; it shows the service's value.`;
+      const message = t`Your edit of ${describeEntry(a)} was discarded; it shows the service's value.`;
       return { go: false, outcome: { saved: false, quiet: true, discarded: true, message } };
     }
-    if (choice === 'Compare') {
+    if (choice === compare) {
       const theirsUri = versionUri(a, { version: theirs.version, createdTime: theirs.mtime });
       this.compared.set(uri.toString(), theirsUri);
-      const title = diffTitle(a.key, `the service's version of ${when}`, 'yours, not saved');
+      const title = diffTitle(a.key, t`the service's version of ${when}`, t`yours, not saved`);
       await vscode.commands.executeCommand('vscode.diff', theirsUri, uri, title);
-      const message = `${describeEntry(a)} was not saved: compare, then save again to overwrite or discard.`;
+      const message = t`${describeEntry(a)} was not saved: compare, then save again to overwrite or discard.`;
       return { go: false, outcome: { saved: false, quiet: true, message } };
     }
-    const message = `${describeEntry(a)} was not saved; it changed in the service since you opened it.`;
+    const message = t`${describeEntry(a)} was not saved; it changed in the service since you opened it.`;
     return { go: false, outcome: { saved: false, quiet: true, message } };
   }
 
@@ -250,27 +253,27 @@ export class EntrySaver {
     last: EntryState | undefined,
     via: SaveVia,
   ): Promise<Resolution> {
+    const [recreate, discardEdit] = [t`Re-create`, t`Discard`];
     const choice = await this.ui.warn(
-      `${describeEntry(a)} was deleted in the service since you opened it.`,
+      t`${describeEntry(a)} was deleted in the service since you opened it.`,
       {
         modal: true,
-        detail:
-          'Re-create writes your edit as a new entry, keeping the attributes and user ids it had. Your edit is kept until you choose.',
+        detail: t`Re-create writes your edit as a new entry, keeping the attributes and user ids it had. Your edit is kept until you choose.`,
       },
-      'Re-create',
-      'Discard',
+      recreate,
+      discardEdit,
     );
-    if (choice === 'Re-create') {
+    if (choice === recreate) {
       const base: Base = this.model.documents.base(a) ?? { version: '', attributes: {}, userIds: [] };
       this.model.documents.rebase(a, { ...base, deleted: true });
       return { go: true };
     }
-    if (choice === 'Discard') {
+    if (choice === discardEdit) {
       this.discard(uri, a, via, !last);
-      const message = `Your edit of ${describeEntry(a)} was discarded.`;
+      const message = t`Your edit of ${describeEntry(a)} was discarded.`;
       return { go: false, outcome: { saved: false, quiet: true, discarded: true, message } };
     }
-    const message = `${describeEntry(a)} was not saved; it was deleted in the service.`;
+    const message = t`${describeEntry(a)} was not saved; it was deleted in the service.`;
     return { go: false, outcome: { saved: false, quiet: true, message } };
   }
 
@@ -318,13 +321,13 @@ export class EntrySaver {
     this.log.info(`Saved ${a.datastoreName}/${a.scope}/${a.key} as version ${written.version}`);
     // The walkthrough's "Open and save an entry" step completes on this.
     void vscode.commands.executeCommand('setContext', 'universeExplorer.entrySaved', true);
-    vscode.window.setStatusBarMessage(`$(check) Saved ${a.key} at ${timeOfDay(written.createdTime)}`, 8000);
+    vscode.window.setStatusBarMessage(`$(check) ${t`Saved ${a.key} at ${timeOfDay(written.createdTime)}`}`, 8000);
     return { saved: true, version: written.version };
   }
 }
 
 function notUtf8(a: EntryAddress): SaveOutcome {
-  const message = `${describeEntry(a)} is open in an encoding other than UTF-8, and entries are UTF-8 text. Reopen it with UTF-8 encoding (Reopen with Encoding), then save.`;
+  const message = t`${describeEntry(a)} is open in an encoding other than UTF-8, and entries are UTF-8 text. Reopen it with UTF-8 encoding (Reopen with Encoding), then save.`;
   return { saved: false, message };
 }
 

@@ -2,6 +2,7 @@
 import vscode = require('vscode');
 import { NotFoundError, type DataStore, type EntryKey, type EntryVersion } from '../api';
 import { formatBytes } from '../core/format';
+import { t } from '../core/text';
 import { localAndUtc } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
@@ -33,8 +34,8 @@ export class DataStoresGroupNode implements PagedNode {
 
   item(): vscode.TreeItem {
     const prefix = this.model.storesPrefix(this.ref);
-    const item = new vscode.TreeItem('Data Stores', vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = prefix ? `prefix "${prefix}"` : undefined;
+    const item = new vscode.TreeItem(t`Data Stores`, vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = prefix ? t`prefix "${prefix}"` : undefined;
     item.iconPath = new vscode.ThemeIcon('database');
     item.contextValue = 'dataStores';
     return item;
@@ -79,14 +80,14 @@ export class DataStoreNode implements PagedNode {
     const { scope, prefix } = this.model.filter(this.ref);
     const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.Collapsed);
     // Short, so the default side bar's width shows it whole; the tooltip says it in words.
-    const shown = scope === allScopes ? 'all scopes' : scope;
+    const shown = scope === allScopes ? t`all scopes` : scope;
     item.description = prefix ? `${shown} · ${prefix}*` : shown;
     item.iconPath = new vscode.ThemeIcon('archive');
     item.tooltip = [
       this.store.name,
-      scope === allScopes ? 'All scopes' : `Scope: ${scope}`,
-      prefix ? `Keys starting with "${prefix}"` : '',
-      this.store.createdTime ? `Created ${localAndUtc(this.store.createdTime)}` : '',
+      scope === allScopes ? t`All scopes` : t`Scope: ${scope}`,
+      prefix ? t`Keys starting with "${prefix}"` : '',
+      this.store.createdTime ? t`Created ${localAndUtc(this.store.createdTime)}` : '',
     ]
       .filter(Boolean)
       .join('\n');
@@ -137,13 +138,13 @@ export class EntryNode implements PagedNode {
     const deleted = this.deleted;
     const item = new vscode.TreeItem(this.entry.key, vscode.TreeItemCollapsibleState.Collapsed);
     const scope = this.parent.scope === allScopes ? this.entry.scope : '';
-    item.description = [scope, deleted ? 'deleted' : ''].filter(Boolean).join(' · ') || undefined;
+    item.description = [scope, deleted ? t`deleted` : ''].filter(Boolean).join(' · ') || undefined;
     item.iconPath = deleted
       ? new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'))
       : new vscode.ThemeIcon('json');
     item.resourceUri = this.uri;
     item.contextValue = ['entry', deleted && 'deleted', this.readOnly && 'readOnly'].filter(Boolean).join('.');
-    item.command = { command: 'vscode.open', title: 'Open Entry', arguments: [this.uri] };
+    item.command = { command: 'vscode.open', title: t`Open Entry`, arguments: [this.uri] };
     return item;
   }
 
@@ -154,16 +155,18 @@ export class EntryNode implements PagedNode {
       throw error;
     });
     if (!entry) {
-      return `${this.entry.key} (scope ${this.entry.scope})
-Deleted in the service. Its versions are kept for 30 days: expand it and restore one.`;
+      return [
+        t`${this.entry.key} (scope ${this.entry.scope})`,
+        t`Deleted in the service. Its versions are kept for 30 days: expand it and restore one.`,
+      ].join('\n');
     }
     return [
-      `${this.entry.key} (scope ${this.entry.scope})`,
-      `Size: ${formatBytes(entry.raw.byteLength)}`,
-      entry.versionCreatedTime ? `Changed: ${localAndUtc(entry.versionCreatedTime)}` : '',
-      entry.createdTime ? `Created: ${localAndUtc(entry.createdTime)}` : '',
-      entry.userIds.length ? `User ids: ${entry.userIds.join(', ')}` : '',
-      Object.keys(entry.attributes).length ? `Attributes: ${JSON.stringify(entry.attributes)}` : '',
+      t`${this.entry.key} (scope ${this.entry.scope})`,
+      t`Size: ${formatBytes(entry.raw.byteLength)}`,
+      entry.versionCreatedTime ? t`Changed: ${localAndUtc(entry.versionCreatedTime)}` : '',
+      entry.createdTime ? t`Created: ${localAndUtc(entry.createdTime)}` : '',
+      entry.userIds.length ? t`User ids: ${entry.userIds.join(', ')}` : '',
+      Object.keys(entry.attributes).length ? t`Attributes: ${JSON.stringify(entry.attributes)}` : '',
     ]
       .filter(Boolean)
       .join('\n');
@@ -195,11 +198,15 @@ export class VersionNode implements TreeNode {
   item(): vscode.TreeItem {
     const v = this.version;
     const item = new vscode.TreeItem(versionTime(v.createdTime), vscode.TreeItemCollapsibleState.None);
-    item.description = v.deleted ? 'deleted' : formatBytes(v.contentLength);
-    item.tooltip = `Written ${localAndUtc(v.createdTime, { seconds: true })}\n${v.deleted ? 'Deleted (tombstone)' : `${v.contentLength} bytes`}\nVersion ${v.version}`;
+    item.description = v.deleted ? t`deleted` : formatBytes(v.contentLength);
+    item.tooltip = [
+      t`Written ${localAndUtc(v.createdTime, { seconds: true })}`,
+      v.deleted ? t`Deleted (tombstone)` : t`${v.contentLength} bytes`,
+      t`Version ${v.version}`,
+    ].join('\n');
     item.iconPath = new vscode.ThemeIcon(v.deleted ? 'trash' : 'history');
     item.contextValue = v.deleted ? 'version.deleted' : this.parent.readOnly ? 'version.readOnly' : 'version';
-    if (!v.deleted) item.command = { command: 'vscode.open', title: 'Open Version', arguments: [this.uri] };
+    if (!v.deleted) item.command = { command: 'vscode.open', title: t`Open Version`, arguments: [this.uri] };
     return item;
   }
 }

@@ -1,3 +1,4 @@
+import { t } from '../core/text';
 import vscode = require('vscode');
 import { localTime } from '../core/time';
 import { entryPath, parseEntryPath, type EntryAddress } from './entryPath';
@@ -26,7 +27,7 @@ export function addressOf(uri: vscode.Uri): EntryAddress {
 /** The version id of a version URI. */
 export function versionIdOf(uri: vscode.Uri): string {
   const { version } = JSON.parse(uri.query) as { version?: unknown };
-  if (typeof version !== 'string' || !version) throw new Error(`No version in ${uri.query}`);
+  if (typeof version !== 'string' || !version) throw new Error(t`No version in ${uri.query}`);
   return version;
 }
 

@@ -1,6 +1,8 @@
 // Restriction durations: what a moderator types (`90m`, `12h`, `3d`, `1h30m`) as whole seconds, the service's
 // `<n>s` form, and how much of a timed ban is left. Pure: no vscode import, so plain unit tests cover it.
 
+import { t } from '../core/text';
+
 /** The service's limit: 10,000 years of whole seconds. */
 export const MAX_DURATION_SECONDS = 315_576_000_000;
 
@@ -14,12 +16,12 @@ export interface DurationPreset {
   seconds?: number;
 }
 
-export const DURATION_PRESETS: readonly DurationPreset[] = [
-  { label: '1 hour', seconds: HOUR },
-  { label: '1 day', seconds: DAY },
-  { label: '7 days', seconds: 7 * DAY },
-  { label: '30 days', seconds: 30 * DAY },
-  { label: 'Permanent' },
+export const durationPresets = (): DurationPreset[] => [
+  { label: t`1 hour`, seconds: HOUR },
+  { label: t`1 day`, seconds: DAY },
+  { label: t`7 days`, seconds: 7 * DAY },
+  { label: t`30 days`, seconds: 30 * DAY },
+  { label: t`Permanent` },
 ];
 
 const UNITS: Record<string, number> = {
@@ -46,30 +48,30 @@ const UNITS: Record<string, number> = {
   weeks: 7 * DAY,
 };
 
-export const DURATION_HINT = 'a number and a unit (s, m, h, d, w), e.g. 90m, 12h, 3d or 1h30m';
+export const durationHint = (): string => t`a number and a unit (s, m, h, d, w), e.g. 90m, 12h, 3d or 1h30m`;
 
 /** Whole seconds from text such as `90m`, `12h`, `3d`, `1h30m` or `2w 3d`; throws an Error saying what is wrong. */
 export function parseDuration(text: string): number {
-  const t = text.trim().toLowerCase();
-  if (!t) throw new Error(`Enter ${DURATION_HINT}.`);
+  const input = text.trim().toLowerCase();
+  if (!input) throw new Error(t`Enter ${durationHint()}.`);
   const part = /\s*(\d+(?:[.,]\d+)?)\s*([a-z]*)\s*/y;
   let total = 0;
   let pos = 0;
-  while (pos < t.length) {
+  while (pos < input.length) {
     part.lastIndex = pos;
-    const m = part.exec(t);
-    if (!m) throw new Error(`"${t.slice(pos).trim()}" is not a duration: use ${DURATION_HINT}.`);
+    const m = part.exec(input);
+    if (!m) throw new Error(t`"${input.slice(pos).trim()}" is not a duration: use ${durationHint()}.`);
     const [, amount, unit] = m;
     if (/[.,]/.test(amount))
-      throw new Error(`Use whole numbers: "${amount}${unit}" has a fraction (try 1h30m for 1.5h).`);
-    if (!unit) throw new Error(`"${amount}" has no unit: add s, m, h, d or w.`);
-    if (!(unit in UNITS)) throw new Error(`"${unit}" is not a unit: use s, m, h, d or w.`);
+      throw new Error(t`Use whole numbers: "${amount}${unit}" has a fraction (try 1h30m for 1.5h).`);
+    if (!unit) throw new Error(t`"${amount}" has no unit: add s, m, h, d or w.`);
+    if (!(unit in UNITS)) throw new Error(t`"${unit}" is not a unit: use s, m, h, d or w.`);
     total += Number(amount) * UNITS[unit];
     pos = part.lastIndex;
   }
-  if (total < 1) throw new Error('A duration is at least 1 second.');
+  if (total < 1) throw new Error(t`A duration is at least 1 second.`);
   if (total > MAX_DURATION_SECONDS)
-    throw new Error(`A duration is at most ${MAX_DURATION_SECONDS} seconds (10,000 years).`);
+    throw new Error(t`A duration is at most ${MAX_DURATION_SECONDS} seconds (10,000 years).`);
   return total;
 }
 
@@ -96,7 +98,8 @@ export function fromServiceDuration(duration: string | undefined): number | unde
 
 /**
  * `1d 2h 3m 4s`, largest units first, zero parts left out. With `units`, an approximation: only that many units
- * from the largest one used (`1d 0h 5m` with 2 units reads `1d`).
+ * from the largest one used (`1d 0h 5m` with 2 units reads `1d`). The units are the ones parseDuration reads, so
+ * they are not translated.
  */
 export function formatDuration(seconds: number, units = Infinity): string {
   let rest = Math.max(0, Math.round(seconds));
@@ -121,7 +124,7 @@ export function formatDuration(seconds: number, units = Infinity): string {
 /** How a service duration reads: `7d`, `1h 30m`, or `permanent` when there is none. */
 export function describeDuration(duration: string | undefined): string {
   const seconds = fromServiceDuration(duration);
-  return seconds === undefined ? 'permanent' : formatDuration(seconds);
+  return seconds === undefined ? t`permanent` : formatDuration(seconds);
 }
 
 /**
@@ -130,9 +133,9 @@ export function describeDuration(duration: string | undefined): string {
  */
 export function formatTimeLeft(startTime: string | undefined, duration: string | undefined, nowMs: number): string {
   const seconds = fromServiceDuration(duration);
-  if (seconds === undefined) return 'permanent';
+  if (seconds === undefined) return t`permanent`;
   const start = startTime === undefined ? NaN : Date.parse(startTime);
   if (Number.isNaN(start)) return formatDuration(seconds, 2);
   const left = Math.ceil((start + seconds * 1000 - nowMs) / 1000);
-  return left > 0 ? `${formatDuration(left, 2)} left` : 'expired';
+  return left > 0 ? t`${formatDuration(left, 2)} left` : t`expired`;
 }

@@ -4,6 +4,7 @@ import { registerCommands } from '../core/commands';
 import type { AreaProbe } from '../core/commands/context';
 import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
+import { t } from '../core/text';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
@@ -31,7 +32,9 @@ const commands: readonly RestrictionsCommand[] = [
 ];
 
 export const restrictionsProbe: AreaProbe = {
-  area: 'User restrictions',
+  get area() {
+    return t`User restrictions`;
+  },
   probe: (client, universeId, signal) => client.restrictions.list({ universeId, maxPageSize: 1 }, { signal }),
 };
 

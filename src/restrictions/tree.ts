@@ -1,6 +1,7 @@
 // The User Restrictions group of a universe: its restrictions, the places shown under it and theirs.
 import vscode = require('vscode');
 import type { UserRestriction } from '../api';
+import { t } from '../core/text';
 import { localAndUtc } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
@@ -33,9 +34,9 @@ export class RestrictionsGroupNode implements RestrictionListNode {
   }
 
   item(): vscode.TreeItem {
-    const item = new vscode.TreeItem('User Restrictions', vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(t`User Restrictions`, vscode.TreeItemCollapsibleState.Collapsed);
     item.iconPath = new vscode.ThemeIcon('shield');
-    item.tooltip = `Restrictions of universe ${this.scope.universeId}; "Show Place…" lists those of one place`;
+    item.tooltip = t`Restrictions of universe ${this.scope.universeId}; "Show Place…" lists those of one place`;
     item.contextValue = this.readOnly ? 'restrictions.readOnly' : 'restrictions';
     return item;
   }
@@ -82,9 +83,9 @@ export class PlaceRestrictionsNode implements RestrictionListNode {
   }
 
   item(): vscode.TreeItem {
-    const item = new vscode.TreeItem(`Place ${this.placeId}`, vscode.TreeItemCollapsibleState.Expanded);
-    item.description = 'restrictions at this place';
-    item.tooltip = `Restrictions at place ${this.placeId}, with the universe's active bans shown as inherited`;
+    const item = new vscode.TreeItem(t`Place ${this.placeId}`, vscode.TreeItemCollapsibleState.Expanded);
+    item.description = t`restrictions at this place`;
+    item.tooltip = t`Restrictions at place ${this.placeId}, with the universe's active bans shown as inherited`;
     item.iconPath = new vscode.ThemeIcon('location');
     item.contextValue = this.readOnly ? 'restrictionsPlace.readOnly' : 'restrictionsPlace';
     return item;
@@ -118,7 +119,7 @@ export async function restrictionChildren(node: RestrictionListNode): Promise<Tr
 
 /** What excludeAltAccounts means, in words. */
 export function altAccounts(exclude: boolean): string {
-  return exclude ? 'excluded (this account only)' : 'also restricted';
+  return exclude ? t`excluded (this account only)` : t`also restricted`;
 }
 
 export function userIdOf(restriction: UserRestriction): string {
@@ -143,9 +144,9 @@ export class RestrictionNode implements TreeNode {
     const r = this.restriction.gameJoinRestriction;
     const item = new vscode.TreeItem(this.userId, vscode.TreeItemCollapsibleState.None);
     item.description = [
-      r.active ? 'active' : 'inactive',
+      r.active ? t`active` : t`inactive`,
       r.active ? formatTimeLeft(r.startTime, r.duration, Date.now()) : '',
-      r.inherited ? 'inherited from the universe' : '',
+      r.inherited ? t`inherited from the universe` : '',
     ]
       .filter(Boolean)
       .join(' · ');
@@ -166,23 +167,30 @@ export class RestrictionNode implements TreeNode {
   private tooltip(): string {
     const r = this.restriction.gameJoinRestriction;
     const scope = this.parent.scope;
-    const where = scope.placeId === undefined ? `universe ${scope.universeId}` : `place ${scope.placeId}`;
+    const where = scope.placeId === undefined ? t`universe ${scope.universeId}` : t`place ${scope.placeId}`;
     // The row shows the time left; the tooltip says when that is.
     const seconds = fromServiceDuration(r.duration);
     const start = Date.parse(r.startTime ?? '');
     const ends = seconds === undefined || Number.isNaN(start) ? undefined : start + seconds * 1000;
     return [
-      `User ${this.userId} at ${where}: ${r.active ? 'restricted' : 'not restricted'}`,
-      r.inherited ? 'Inherited from a universe-wide ban' : '',
-      r.active ? `Duration: ${describeDuration(r.duration)}${r.duration ? ` (${r.duration})` : ''}` : '',
-      r.startTime ? `Started: ${localAndUtc(r.startTime)}` : '',
-      r.active && ends !== undefined ? `Ends: ${localAndUtc(ends)}` : '',
-      `Display reason: ${r.displayReason || '(none)'}`,
-      `Private reason: ${r.privateReason || '(none)'}`,
-      `Alt accounts: ${altAccounts(r.excludeAltAccounts)}`,
-      this.restriction.updateTime ? `Updated: ${localAndUtc(this.restriction.updateTime)}` : '',
+      r.active ? t`User ${this.userId} at ${where}: restricted` : t`User ${this.userId} at ${where}: not restricted`,
+      r.inherited ? t`Inherited from a universe-wide ban` : '',
+      r.active ? this.durationLine(r.duration) : '',
+      r.startTime ? t`Started: ${localAndUtc(r.startTime)}` : '',
+      r.active && ends !== undefined ? t`Ends: ${localAndUtc(ends)}` : '',
+      t`Display reason: ${r.displayReason || t`(none)`}`,
+      t`Private reason: ${r.privateReason || t`(none)`}`,
+      t`Alt accounts: ${altAccounts(r.excludeAltAccounts)}`,
+      this.restriction.updateTime ? t`Updated: ${localAndUtc(this.restriction.updateTime)}` : '',
     ]
       .filter(Boolean)
       .join('\n');
+  }
+
+  /** `Duration: 7d (604800s)`: how it reads, then the service's own form. */
+  private durationLine(duration: string | undefined): string {
+    return duration
+      ? t`Duration: ${describeDuration(duration)} (${duration})`
+      : t`Duration: ${describeDuration(duration)}`;
   }
 }

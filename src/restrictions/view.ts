@@ -1,6 +1,7 @@
 import type vscode = require('vscode');
 import { reason } from '../core/errors';
 import type { Log } from '../core/log';
+import { t } from '../core/text';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import { universeNodeId } from '../core/tree/connectionNodes';
@@ -34,7 +35,7 @@ export async function revealPlace(
   const group = restrictionsGroupId(universeNodeId(scope.connectionId, scope.universeId));
   const node = await deps.tree.find(placeNodeId(group, scope.placeId));
   if (!(node instanceof PlaceRestrictionsNode))
-    throw new Error(`universe ${scope.universeId} is not in the Universes view`);
+    throw new Error(t`universe ${scope.universeId} is not in the Universes view`);
   await deps.view
     .reveal(node, { select: true, expand: true })
     .then(undefined, (error: unknown) => deps.log.warn(`Could not reveal place ${scope.placeId}: ${reason(error)}`));

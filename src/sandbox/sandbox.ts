@@ -13,6 +13,7 @@ import { reason } from '../core/errors';
 import type { StatusBar } from '../core/statusBar';
 import type { Log } from '../core/log';
 import { settings } from '../core/settings';
+import { t } from '../core/text';
 import { alive } from '../emulator/lock';
 
 export const demoUniverse = { id: 123456, name: 'Demo Universe' };
@@ -53,7 +54,7 @@ export class Sandbox implements vscode.Disposable {
   }
 
   start(): Promise<Connection> {
-    this.starting ??= this.status.during('Starting Local Sandbox', this.launch()).finally(() => {
+    this.starting ??= this.status.during(t`Starting Local Sandbox`, this.launch()).finally(() => {
       this.starting = undefined;
     });
     return this.starting;
@@ -74,7 +75,7 @@ export class Sandbox implements vscode.Disposable {
   async reset(): Promise<Connection> {
     const connection = await this.start();
     const res = await fetch(`${connection.baseUrl}/_emulator/reset`, { method: 'POST' });
-    if (!res.ok) throw new Error(`the sandbox answered ${res.status} to the reset`);
+    if (!res.ok) throw new Error(t`the sandbox answered ${res.status} to the reset`);
     await this.connections.setSandbox({ ...connection }, this.address?.apiKey);
     return connection;
   }
@@ -107,12 +108,12 @@ export class Sandbox implements vscode.Disposable {
       this.address = { url, apiKey };
       const connection: Connection = {
         id: SANDBOX_ID,
-        name: 'Local Sandbox',
+        name: t`Local Sandbox`,
         baseUrl: url,
         entryHeaderPrefix: 'platform',
         universes: [demoUniverse],
         sandbox: true,
-        details: `Address: ${url}\nAPI key: ${apiKey}\nData: ${this.dataDir}`,
+        details: [t`Address: ${url}`, t`API key: ${apiKey}`, t`Data: ${this.dataDir}`].join('\n'),
       };
       await this.connections.setSandbox(connection, apiKey);
       await vscode.commands.executeCommand('setContext', 'universeExplorer.sandboxRunning', true);
@@ -213,10 +214,10 @@ export class Sandbox implements vscode.Disposable {
           resolve(url);
         } else if (!mine && exited !== 3) {
           clearInterval(poll);
-          reject(new Error(`the emulator stopped at start (exit code ${exited}): ${lastLine(logFile)}`));
+          reject(new Error(t`the emulator stopped at start (exit code ${exited}): ${lastLine(logFile)}`));
         } else if (Date.now() - started > START_TIMEOUT_MS) {
           clearInterval(poll);
-          reject(new Error(`the emulator did not start within ${START_TIMEOUT_MS / 1000} s; see ${logFile}`));
+          reject(new Error(t`the emulator did not start within ${START_TIMEOUT_MS / 1000} s; see ${logFile}`));
         }
       }, 100);
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  DURATION_PRESETS,
+  durationPresets,
   MAX_DURATION_SECONDS,
   checkDuration,
   describeDuration,
@@ -58,7 +58,7 @@ test('checkDuration is the message of parseDuration, or undefined', () => {
 
 test('presets are whole seconds within the limit, and one is permanent', () => {
   assert.deepEqual(
-    DURATION_PRESETS.map((p) => [p.label, p.seconds]),
+    durationPresets().map((p) => [p.label, p.seconds]),
     [
       ['1 hour', 3600],
       ['1 day', 86400],

@@ -373,7 +373,94 @@ async function menus(w: Walker): Promise<void> {
   await w.shot('entry-row-no-refresh-icon');
 }
 
-const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox, backups, menus };
+/** Every day: the status bar during a (slowed) export and its details, Delete and Enter, typed scope, times, Undo. */
+async function daily(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  const sandboxUrl = await w.wb.treeRowDescription('Local Sandbox');
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Data Stores');
+  await w.shot('status-bar-connection');
+
+  // Inventory's scope typed into its list.
+  await w.row('Inventory').hover();
+  await w.row('Inventory').getByRole('button', { name: 'Choose Scope…' }).click();
+  await page.locator('.quick-input-widget input').fill('season2');
+  await w.pause(600);
+  await w.shot('typed-scope');
+  await page.keyboard.press('Enter');
+  await w.pause(1000);
+  await w.shot('scope-season2');
+
+  // The sandbox answers slowly (as a busy service would), so the export shows in the status bar.
+  await addFault(sandboxUrl, { method: 'GET', path: '/entries/entry', delayMs: 150, times: 25 });
+  await w.menu(w.row('Inventory'), 'Export…');
+  await acceptSaveDialog(w);
+  await w.pause(800);
+  if (await page.locator('.quick-input-title', { hasText: 'already holds entries' }).isVisible())
+    await w.pick('Start Over');
+  await page.locator('.statusbar-item', { hasText: 'Exporting Inventory' }).waitFor({ timeout: 20_000 });
+  await w.pause(800);
+  await w.shot('status-bar-export');
+  await page.locator('.statusbar-item', { hasText: 'Exporting Inventory' }).click();
+  await w.pause(500);
+  await w.shot('status-details-export');
+  await page.keyboard.press('Escape');
+  await page.locator('.notification-toast', { hasText: 'Exported' }).waitFor({ timeout: 60_000 });
+  await w.collapse('Inventory');
+
+  // Delete by key on an entry, its confirmation, then Undo from the toast.
+  await w.wb.expandTreeRow('Leaderboard');
+  const entry = w.page
+    .locator('.monaco-list-row[role="treeitem"][aria-level="5"]', { hasText: 'Player_10003' })
+    .first();
+  await entry.click();
+  await w.pause(800);
+  await entry.click();
+  await page.keyboard.press('Delete');
+  const dialog = w.wb.dialog('Delete "Player_10003"');
+  await dialog.waitFor({ timeout: 10_000 });
+  await w.shot('delete-key-confirmation');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  const deleted = page.locator('.notification-toast', { hasText: 'Deleted "Player_10003"' });
+  await deleted.waitFor({ timeout: 20_000 });
+  await w.shot('deleted-with-undo');
+  await deleted.getByRole('button', { name: 'Undo' }).click();
+  await page.locator('.notification-toast', { hasText: 'holds its earlier value again' }).waitFor({ timeout: 20_000 });
+  await w.shot('undone');
+
+  // Increment says what it did, with Undo.
+  await w.menu(entry, 'Increment…');
+  await w.type('5');
+  const incremented = page.locator('.notification-toast', { hasText: 'incremented by 5' });
+  await incremented.waitFor({ timeout: 20_000 });
+  await w.shot('incremented-with-undo');
+  await incremented.getByRole('button', { name: 'Undo' }).click();
+  await page.locator('.notification-toast', { hasText: 'undoing the increment' }).waitFor({ timeout: 20_000 });
+
+  // A version's row and tooltip: local time, UTC beside it.
+  await w.wb.expandTreeRow('Player_10003');
+  const version = w.page.locator('.monaco-list-row[role="treeitem"][aria-level="6"]').first();
+  await version.hover();
+  await w.pause(1500);
+  await w.shot('version-tooltip-times');
+  await version.click();
+  await w.pause(1500);
+  await w.shot('version-tab-title');
+  await w.collapse('Data Stores');
+
+  // Enter on an asset opens its details.
+  await w.wb.expandTreeRow('Assets');
+  await w.pause(1000);
+  const asset = w.page.locator('.monaco-list-row[role="treeitem"][aria-level="4"]').last();
+  await asset.click();
+  await page.keyboard.press('Enter');
+  await w.pause(1500);
+  await w.shot('enter-asset-details');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox, backups, menus, daily };
 
 async function main(): Promise<void> {
   const chosen = args.filter((a) => !a.startsWith('http'));

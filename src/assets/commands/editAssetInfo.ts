@@ -1,15 +1,18 @@
+import { t } from '../../core/text';
 import { askDescription, askName } from './assetPrompts';
 import type { AssetsCommand } from './context';
 import { currentAsset, updateAsset } from './support';
 
 export const editAssetInfo: AssetsCommand = {
   id: 'universeExplorer.editAssetInfo',
-  failure: 'edit the name and description',
+  get failure() {
+    return t`edit the name and description`;
+  },
   async run(ctx, node: unknown) {
     const { node: a, asset } = await currentAsset(ctx, node);
-    const displayName = await askName(ctx.ui, `Name of asset ${a.assetId}`, asset.displayName);
-    const description = await askDescription(ctx.ui, `Description of ${displayName}`, asset.description);
-    return updateAsset(ctx, a, `Saving ${displayName}`, {
+    const displayName = await askName(ctx.ui, t`Name of asset ${a.assetId}`, asset.displayName);
+    const description = await askDescription(ctx.ui, t`Description of ${displayName}`, asset.description);
+    return updateAsset(ctx, a, t`Saving ${displayName}`, {
       request: { displayName, description },
       updateMask: 'description,displayName',
     });

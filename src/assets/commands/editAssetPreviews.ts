@@ -1,4 +1,5 @@
 import { validator } from '../../core/prompts';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { formatPreviews, MAX_PREVIEWS, parsePreviews } from '../assetFormat';
 import type { AssetsCommand } from './context';
@@ -6,17 +7,19 @@ import { currentAsset, updateAsset } from './support';
 
 export const editAssetPreviews: AssetsCommand = {
   id: 'universeExplorer.editAssetPreviews',
-  failure: 'edit the previews',
+  get failure() {
+    return t`edit the previews`;
+  },
   async run(ctx, node: unknown) {
     const { node: a, asset } = await currentAsset(ctx, node);
     const text = await ctx.ui.input({
-      title: `Previews of ${asset.displayName}`,
+      title: t`Previews of ${asset.displayName}`,
       value: formatPreviews(asset.previews),
-      prompt: `Image asset ids separated by ";", each optionally "= alt text" (at most ${MAX_PREVIEWS}); empty removes them all`,
+      prompt: t`Image asset ids separated by ";", each optionally "= alt text" (at most ${MAX_PREVIEWS}); empty removes them all`,
       validateInput: validator(parsePreviews),
     });
     const previews = parsePreviews(required(text));
-    return updateAsset(ctx, a, `Saving the previews of ${asset.displayName}`, {
+    return updateAsset(ctx, a, t`Saving the previews of ${asset.displayName}`, {
       request: { previews },
       updateMask: 'previews',
     });

@@ -1,4 +1,5 @@
 import type { UpdateAssetRequest } from '../../api';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { checkSocialUri, SOCIAL_LINKS } from '../assetFormat';
 import type { AssetsCommand } from './context';
@@ -11,7 +12,9 @@ interface SocialLink {
 
 export const editAssetSocialLinks: AssetsCommand = {
   id: 'universeExplorer.editAssetSocialLinks',
-  failure: 'edit the social links',
+  get failure() {
+    return t`edit the social links`;
+  },
   async run(ctx, node: unknown) {
     const { node: a, asset } = await currentAsset(ctx, node);
     const current = asset as Record<string, unknown>;
@@ -20,19 +23,19 @@ export const editAssetSocialLinks: AssetsCommand = {
       const link = current[kind.field] as SocialLink | undefined;
       const uri = required(
         await ctx.ui.input({
-          title: `${kind.name} link`,
+          title: t`${kind.name} link`,
           value: link?.uri ?? '',
-          prompt: `An https://${kind.hosts[0]}/… address; empty removes the link`,
+          prompt: t`An https://${kind.hosts[0]}/… address; empty removes the link`,
           validateInput: (v) => checkSocialUri(kind, v),
         }),
       ).trim();
       if (!uri) continue;
       const title = required(
-        await ctx.ui.input({ title: `${kind.name} link title`, value: link?.title ?? '', prompt: 'Optional' }),
+        await ctx.ui.input({ title: t`${kind.name} link title`, value: link?.title ?? '', prompt: t`Optional` }),
       ).trim();
       request[kind.field] = title ? { title, uri } : { uri };
     }
-    return updateAsset(ctx, a, `Saving the social links of ${a.displayName}`, {
+    return updateAsset(ctx, a, t`Saving the social links of ${a.displayName}`, {
       request,
       updateMask: SOCIAL_LINKS.map((k) => k.field).join(','),
     });

@@ -1,12 +1,15 @@
+import { t } from '../../core/text';
 import type { AssetsCommand } from './context';
 import { asAsset } from './support';
 
 export const restoreAsset: AssetsCommand = {
   id: 'universeExplorer.restoreAsset',
-  failure: 'restore the asset',
+  get failure() {
+    return t`restore the asset`;
+  },
   run(ctx, node: unknown) {
     const a = asAsset(node);
-    return ctx.ui.progress(`Restoring ${a.displayName}…`, (signal) =>
+    return ctx.ui.progress(t`Restoring ${a.displayName}…`, (signal) =>
       ctx.model.restore(a.connectionId, a.assetId, signal),
     );
   },

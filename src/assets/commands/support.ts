@@ -5,23 +5,24 @@ import { Readable } from 'node:stream';
 import vscode = require('vscode');
 import { mediaTypeFor, type Asset, type AssetFile, type UpdateAssetRequest } from '../../api';
 import { reason } from '../../core/errors';
+import { t } from '../../core/text';
 import { AssetNode, AssetVersionNode } from '../tree';
 import type { AssetsContext } from './context';
 
 export function asAsset(node: unknown): AssetNode {
-  if (!(node instanceof AssetNode)) throw new Error('choose an asset in the Universes view');
+  if (!(node instanceof AssetNode)) throw new Error(t`choose an asset in the Universes view`);
   return node;
 }
 
 export function asAssetVersion(node: unknown): AssetVersionNode {
-  if (!(node instanceof AssetVersionNode)) throw new Error('choose an asset version in the Universes view');
+  if (!(node instanceof AssetVersionNode)) throw new Error(t`choose an asset version in the Universes view`);
   return node;
 }
 
 /** The asset node the command runs on and what the service says of it now (edits start from the current values). */
 export async function currentAsset(ctx: AssetsContext, node: unknown): Promise<{ node: AssetNode; asset: Asset }> {
   const a = asAsset(node);
-  const { asset, error } = await ctx.ui.progress(`Reading ${a.displayName}…`, (signal) =>
+  const { asset, error } = await ctx.ui.progress(t`Reading ${a.displayName}…`, (signal) =>
     ctx.model.read(a.connectionId, a.assetId, signal),
   );
   if (!asset) throw error;
@@ -57,16 +58,18 @@ export function updateAsset(
 export function announceAsset(ctx: AssetsContext, connectionId: string, text: string, asset: Asset): void {
   const moderation = asset.moderationResult?.moderationState;
   const approved = !moderation || moderation === 'Approved';
-  const message = approved ? text : `${text}; moderation: ${moderation}`;
+  const message = approved ? text : t`${text}; moderation: ${moderation}`;
   ctx.log.info(message);
-  const shown = approved ? ctx.ui.info(message, 'Copy ID', 'Reveal') : ctx.ui.warn(message, {}, 'Copy ID', 'Reveal');
+  const copyId = t`Copy ID`;
+  const reveal = t`Reveal`;
+  const shown = approved ? ctx.ui.info(message, copyId, reveal) : ctx.ui.warn(message, {}, copyId, reveal);
   void shown
     .then(async (choice) => {
-      if (choice === 'Copy ID') await ctx.ui.copy(asset.assetId);
-      if (choice === 'Reveal') await ctx.reveal(connectionId, asset.assetId);
+      if (choice === copyId) await ctx.ui.copy(asset.assetId);
+      if (choice === reveal) await ctx.reveal(connectionId, asset.assetId);
     })
     .catch((error) => {
       ctx.log.error(`Couldn't reveal asset ${asset.assetId}: ${reason(error)}`);
-      void ctx.ui.error(`Couldn't reveal asset ${asset.assetId}: ${reason(error)}`);
+      void ctx.ui.error(t`Couldn't reveal asset ${asset.assetId}: ${reason(error)}`);
     });
 }

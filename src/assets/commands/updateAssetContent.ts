@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { assetTypesFor } from '../../api';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { extensionsFor } from '../assetFormat';
 import type { AssetsCommand } from './context';
@@ -7,33 +8,35 @@ import { announceAsset, asAsset, assetFile, updateAsset } from './support';
 
 export const updateAssetContent: AssetsCommand = {
   id: 'universeExplorer.updateAssetContent',
-  failure: 'update the content',
+  get failure() {
+    return t`update the content`;
+  },
   async run(ctx, node: unknown) {
     const a = asAsset(node);
     const type = a.asset?.assetType ?? a.known.assetType;
-    if (!type) throw new Error(`the type of asset ${a.assetId} is not known yet; refresh it first`);
+    if (!type) throw new Error(t`the type of asset ${a.assetId} is not known yet; refresh it first`);
     const extensions = extensionsFor(type);
     const [uri] = required(
       await ctx.ui.openDialog({
-        title: `New content for ${a.displayName}`,
-        openLabel: 'Upload',
+        title: t`New content for ${a.displayName}`,
+        openLabel: t`Upload`,
         canSelectMany: false,
-        filters: { [`${type} files`]: extensions },
+        filters: { [t`${type} files`]: extensions },
       }),
     );
     if (!assetTypesFor(uri.path).includes(type as never)) {
       throw new Error(
-        `${basename(uri.path)} can't be the content of a ${type} asset; it takes ${extensions.map((e) => `.${e}`).join(', ')}`,
+        t`${basename(uri.path)} can't be the content of a ${type} asset; it takes ${extensions.map((e) => `.${e}`).join(', ')}`,
       );
     }
-    const asset = await updateAsset(ctx, a, `Uploading ${basename(uri.path)} as new content of ${a.displayName}`, {
+    const asset = await updateAsset(ctx, a, t`Uploading ${basename(uri.path)} as new content of ${a.displayName}`, {
       request: {},
       file: await assetFile(uri),
     });
     announceAsset(
       ctx,
       a.connectionId,
-      `Updated ${asset.displayName} from ${basename(uri.path)}: now version ${asset.revisionId}`,
+      t`Updated ${asset.displayName} from ${basename(uri.path)}: now version ${asset.revisionId}`,
       asset,
     );
     return asset;

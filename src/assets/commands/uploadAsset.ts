@@ -3,6 +3,7 @@ import vscode = require('vscode');
 import { MEDIA_TYPES, mediaTypeFor, type Asset, type CreateAssetRequest } from '../../api';
 import { isCancel, reason } from '../../core/errors';
 import { pickConnection } from '../../core/prompts';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { defaultName, supportedTypes } from '../assetFormat';
 import { AssetsGroupNode } from '../tree';
@@ -34,22 +35,27 @@ function filesFrom(arg: unknown, selection: unknown): vscode.Uri[] {
 function checkTypes(uris: readonly vscode.Uri[]): void {
   const refused = uris.filter((u) => !mediaTypeFor(u.path)).map((u) => basename(u.path));
   if (refused.length === 0) return;
-  const which = refused.length === 1 ? `${refused[0]} is not a file type` : `${refused.join(', ')} are not file types`;
-  throw new Error(`${which} that can be uploaded; supported types: ${supportedTypes()}`);
+  throw new Error(
+    refused.length === 1
+      ? t`${refused[0]} is not a file type that can be uploaded; supported types: ${supportedTypes()}`
+      : t`${refused.join(', ')} are not file types that can be uploaded; supported types: ${supportedTypes()}`,
+  );
 }
 
 export const uploadAsset: AssetsCommand = {
   id: 'universeExplorer.uploadAsset',
-  failure: 'upload as an asset',
+  get failure() {
+    return t`upload as an asset`;
+  },
   async run(ctx, arg?: unknown, selection?: unknown): Promise<UploadResult[]> {
     let uris = filesFrom(arg, selection);
     if (uris.length === 0) {
       uris = required(
         await ctx.ui.openDialog({
-          title: 'Upload as Asset',
-          openLabel: 'Upload',
+          title: t`Upload as Asset`,
+          openLabel: t`Upload`,
           canSelectMany: true,
-          filters: { 'Asset files': Object.keys(MEDIA_TYPES) },
+          filters: { [t`Asset files`]: Object.keys(MEDIA_TYPES) },
         }),
       );
     }
@@ -62,10 +68,10 @@ export const uploadAsset: AssetsCommand = {
     );
     const names: string[] = [];
     for (const u of uris)
-      names.push(await askName(ctx.ui, `Display name for ${basename(u.path)}`, defaultName(u.path)));
+      names.push(await askName(ctx.ui, t`Display name for ${basename(u.path)}`, defaultName(u.path)));
     const description = await askDescription(
       ctx.ui,
-      uris.length === 1 ? 'Description' : `Description for the ${uris.length} assets`,
+      uris.length === 1 ? t`Description` : t`Description for the ${uris.length} assets`,
     );
     const creator = await askCreator(ctx, connectionId);
     const uploads = uris.map((uri, i) => ({
@@ -83,40 +89,40 @@ export const uploadAsset: AssetsCommand = {
  */
 async function uploadBatch(ctx: AssetsContext, connectionId: string, uploads: Upload[]): Promise<UploadResult[]> {
   const total = uploads.length;
-  const title = total === 1 ? `Uploading ${uploads[0].name} as an asset` : `Uploading ${total} files as assets`;
+  const title = total === 1 ? t`Uploading ${uploads[0].name} as an asset` : t`Uploading ${total} files as assets`;
   const results = await ctx.ui.progress(title, (signal, report) => {
     ctx.log.info(`Upload batch: ${total} file(s) to ${ctx.connections.get(connectionId)?.name ?? connectionId}`);
     let finished = 0;
     const step = (u: Upload, what: string, end = false) => {
       if (end) finished++;
-      report(`${u.name}: ${what} (${finished} of ${total} done)`, end ? 100 / total : undefined);
+      report(t`${u.name}: ${what} (${finished} of ${total} done)`, end ? 100 / total : undefined);
     };
     let queue: Promise<unknown> = Promise.resolve();
     return Promise.all(
       uploads.map((u) => {
         const created = queue.then(async () => {
           signal.throwIfAborted();
-          step(u, 'uploading');
+          step(u, t`uploading`);
           return ctx.model.upload(connectionId, u.request, await assetFile(u.uri), signal);
         });
         queue = created.catch(() => undefined);
         return created
           .then((op) => {
-            step(u, 'processing');
+            step(u, t`processing`);
             ctx.log.info(`${u.name}: following ${op.path}`);
             return ctx.model.uploaded(connectionId, op, u.name, u.request.displayName, signal);
           })
           .then((asset): UploadResult => {
-            step(u, 'done', true);
-            announceAsset(ctx, connectionId, `Uploaded ${u.name} as asset ${asset.assetId}`, asset);
+            step(u, t`done`, true);
+            announceAsset(ctx, connectionId, t`Uploaded ${u.name} as asset ${asset.assetId}`, asset);
             return { file: u.name, asset };
           })
           .catch((error): UploadResult => {
             if (signal.aborted || isCancel(error)) return { file: u.name, cancelled: true };
-            step(u, 'failed', true);
+            step(u, t`failed`, true);
             ctx.log.error(`Couldn't upload ${u.name}: ${reason(error)}`);
             void ctx.ui
-              .error(`Couldn't upload ${u.name}: ${reason(error)}`, 'Show Log')
+              .error(t`Couldn't upload ${u.name}: ${reason(error)}`, t`Show Log`)
               .then((c) => c && ctx.log.show());
             return { file: u.name, error: reason(error) };
           });

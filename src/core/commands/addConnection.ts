@@ -1,9 +1,12 @@
 import { askApiKey, askBaseUrl, askName, askPrefix, askUniverses } from '../prompts';
+import { t } from '../text';
 import type { CoreCommand } from './context';
 
 export const addConnection: CoreCommand = {
   id: 'universeExplorer.addConnection',
-  failure: 'add the connection',
+  get failure() {
+    return t`add the connection`;
+  },
   async run(ctx) {
     const name = await askName(ctx.ui);
     const baseUrl = await askBaseUrl(ctx.ui);

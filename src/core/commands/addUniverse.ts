@@ -1,10 +1,13 @@
 import { askUniverses } from '../prompts';
+import { t } from '../text';
 import { connectionOf } from './connectionOf';
 import type { CoreCommand } from './context';
 
 export const addUniverse: CoreCommand = {
   id: 'universeExplorer.addUniverse',
-  failure: 'add the universe',
+  get failure() {
+    return t`add the universe`;
+  },
   async run(ctx, node?: unknown) {
     const connection = await connectionOf(ctx, node, true);
     const added = await askUniverses(ctx.ui);

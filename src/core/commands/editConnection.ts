@@ -1,32 +1,32 @@
 import { askApiKey, askBaseUrl, askName, askPrefix, askUniverses } from '../prompts';
+import { t } from '../text';
 import { required } from '../ui';
 import { connectionOf } from './connectionOf';
 import type { CoreCommand } from './context';
 
+type Field = 'name' | 'baseUrl' | 'apiKey' | 'prefix' | 'universes';
+
 export const editConnection: CoreCommand = {
   id: 'universeExplorer.editConnection',
-  failure: 'edit the connection',
+  get failure() {
+    return t`edit the connection`;
+  },
   async run(ctx, node?: unknown) {
     const connection = { ...(await connectionOf(ctx, node, true)) };
-    const field = required(
-      await ctx.ui.pick(
-        [
-          { label: 'Name', detail: connection.name },
-          { label: 'Base URL', detail: connection.baseUrl },
-          { label: 'API Key', detail: 'Replace the stored key' },
-          { label: 'Entry Header Prefix', detail: connection.entryHeaderPrefix },
-          { label: 'Universes', detail: connection.universes.map((u) => u.id).join(', ') || 'none' },
-        ],
-        { title: `Edit ${connection.name}` },
-      ),
-    ).label;
+    const fields: { label: string; detail: string; field: Field }[] = [
+      { label: t`Name`, detail: connection.name, field: 'name' },
+      { label: t`Base URL`, detail: connection.baseUrl, field: 'baseUrl' },
+      { label: t`API Key`, detail: t`Replace the stored key`, field: 'apiKey' },
+      { label: t`Entry Header Prefix`, detail: connection.entryHeaderPrefix, field: 'prefix' },
+      { label: t`Universes`, detail: connection.universes.map((u) => u.id).join(', ') || t`none`, field: 'universes' },
+    ];
+    const { field } = required(await ctx.ui.pick(fields, { title: t`Edit ${connection.name}` }));
     let apiKey: string | undefined;
-    if (field === 'Name') connection.name = await askName(ctx.ui, connection.name);
-    if (field === 'Base URL') connection.baseUrl = await askBaseUrl(ctx.ui, connection.baseUrl);
-    if (field === 'API Key') apiKey = await askApiKey(ctx.ui);
-    if (field === 'Entry Header Prefix')
-      connection.entryHeaderPrefix = await askPrefix(ctx.ui, connection.entryHeaderPrefix);
-    if (field === 'Universes') connection.universes = await askUniverses(ctx.ui, connection.universes);
+    if (field === 'name') connection.name = await askName(ctx.ui, connection.name);
+    if (field === 'baseUrl') connection.baseUrl = await askBaseUrl(ctx.ui, connection.baseUrl);
+    if (field === 'apiKey') apiKey = await askApiKey(ctx.ui);
+    if (field === 'prefix') connection.entryHeaderPrefix = await askPrefix(ctx.ui, connection.entryHeaderPrefix);
+    if (field === 'universes') connection.universes = await askUniverses(ctx.ui, connection.universes);
     await ctx.connections.update(connection, apiKey);
     return connection;
   },

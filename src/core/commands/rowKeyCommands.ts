@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { RowKey } from '../rowKeys';
+import { t } from '../text';
 import type { CoreCommand, CoreContext } from './context';
 
 /**
@@ -9,7 +10,9 @@ import type { CoreCommand, CoreContext } from './context';
 function rowKey(id: string, key: keyof RowKey, fallback: (ctx: CoreContext, label: string) => Thenable<unknown>) {
   const command: CoreCommand = {
     id,
-    failure: key === 'delete' ? 'delete the selected row' : 'open the selected row',
+    get failure() {
+      return key === 'delete' ? t`delete the selected row` : t`open the selected row`;
+    },
     async run(ctx) {
       const node = ctx.view.selection[0];
       if (!node) return undefined;
@@ -26,7 +29,7 @@ function rowKey(id: string, key: keyof RowKey, fallback: (ctx: CoreContext, labe
 export const deleteSelection = rowKey('universeExplorer.deleteSelection', 'delete', async (ctx, label) => {
   const readOnly = /\.readOnly$/.test(String(ctx.view.selection[0]?.item().contextValue));
   vscode.window.setStatusBarMessage(
-    readOnly ? `"${label}" is in a read-only universe: nothing to delete.` : `"${label}" cannot be deleted.`,
+    readOnly ? t`"${label}" is in a read-only universe: nothing to delete.` : t`"${label}" cannot be deleted.`,
     4000,
   );
 });

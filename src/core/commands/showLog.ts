@@ -1,7 +1,10 @@
+import { t } from '../text';
 import type { CoreCommand } from './context';
 
 export const showLog: CoreCommand = {
   id: 'universeExplorer.showLog',
-  failure: 'show the log',
+  get failure() {
+    return t`show the log`;
+  },
   run: (ctx) => ctx.log.show(),
 };

@@ -1,5 +1,6 @@
 import { PermissionDeniedError } from '../../api';
 import { reason } from '../errors';
+import { t } from '../text';
 import { UniverseNode } from '../tree/connectionNodes';
 import { connectionOf } from './connectionOf';
 import type { CoreCommand } from './context';
@@ -13,20 +14,22 @@ export interface AreaResult {
 /** One cheap read per area (each area brings its probe); a 403 means the key lacks that area, not that the connection is broken. */
 export const testConnection: CoreCommand = {
   id: 'universeExplorer.testConnection',
-  failure: 'test the connection',
+  get failure() {
+    return t`test the connection`;
+  },
   async run(ctx, node?: unknown) {
     const connection = node instanceof UniverseNode ? node.parent.connection : await connectionOf(ctx, node);
     const universe = node instanceof UniverseNode ? node.universe : connection.universes[0];
-    if (!universe) throw new Error(`"${connection.name}" has no universe to test with; add one first`);
+    if (!universe) throw new Error(t`"${connection.name}" has no universe to test with; add one first`);
     const client = await ctx.connections.client(connection.id);
-    const results = await ctx.ui.progress(`Testing ${connection.name}…`, (signal) =>
+    const results = await ctx.ui.progress(t`Testing ${connection.name}…`, (signal) =>
       Promise.all(
         ctx.probes.map(async ({ area, probe }): Promise<AreaResult> => {
           try {
             await probe(client, universe.id, signal);
-            return { area, ok: true, detail: 'reachable' };
+            return { area, ok: true, detail: t`reachable` };
           } catch (error) {
-            if (error instanceof PermissionDeniedError) return { area, ok: false, detail: 'the key lacks permission' };
+            if (error instanceof PermissionDeniedError) return { area, ok: false, detail: t`the key lacks permission` };
             if (signal.aborted) throw error;
             return { area, ok: false, detail: reason(error) };
           }
@@ -35,8 +38,9 @@ export const testConnection: CoreCommand = {
     );
     const summary = results.map((r) => `${r.area}: ${r.ok ? '✓' : '✗'} ${r.detail}`).join('; ');
     ctx.log.info(`Test of "${connection.name}" on universe ${universe.id}: ${summary}`);
-    if (results.every((r) => r.ok)) void ctx.ui.info(`${connection.name} (universe ${universe.id}): ${summary}`);
-    else void ctx.ui.warn(`${connection.name} (universe ${universe.id}): ${summary}`, {});
+    const said = t`${connection.name} (universe ${universe.id}): ${summary}`;
+    if (results.every((r) => r.ok)) void ctx.ui.info(said);
+    else void ctx.ui.warn(said, {});
     return results;
   },
 };

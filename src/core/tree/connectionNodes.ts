@@ -2,6 +2,7 @@
 import vscode = require('vscode');
 import type { Connection, UniverseRef } from '../connections';
 import { settings } from '../settings';
+import { t } from '../text';
 import { MessageNode } from './messageNode';
 import type { TreeNode } from './node';
 
@@ -23,7 +24,7 @@ export class ConnectionNode implements TreeNode {
     item.tooltip = [
       c.name,
       c.details ?? c.baseUrl,
-      `Universes: ${c.universes.map((u) => u.id).join(', ') || 'none'}`,
+      t`Universes: ${c.universes.map((u) => u.id).join(', ') || t`none`}`,
     ].join('\n');
     item.iconPath = new vscode.ThemeIcon(c.sandbox ? 'beaker' : 'plug');
     item.contextValue = c.sandbox ? 'connection.sandbox' : 'connection';
@@ -35,8 +36,8 @@ export class ConnectionNode implements TreeNode {
       return [
         new MessageNode(
           this,
-          'No universes yet: add one…',
-          { command: 'universeExplorer.addUniverse', title: 'Add Universe', arguments: [this] },
+          t`No universes yet: add one…`,
+          { command: 'universeExplorer.addUniverse', title: t`Add Universe`, arguments: [this] },
           'add',
         ),
       ];
@@ -77,9 +78,9 @@ export class UniverseNode implements TreeNode {
 
   item(): vscode.TreeItem {
     const u = this.universe;
-    const item = new vscode.TreeItem(u.name ?? `Universe ${u.id}`, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = [u.name ? String(u.id) : '', this.readOnly ? 'read-only' : ''].filter(Boolean).join(' · ');
-    item.tooltip = `Universe ${u.id}${this.readOnly ? ' (read-only in settings)' : ''}`;
+    const item = new vscode.TreeItem(u.name ?? t`Universe ${u.id}`, vscode.TreeItemCollapsibleState.Collapsed);
+    item.description = [u.name ? String(u.id) : '', this.readOnly ? t`read-only` : ''].filter(Boolean).join(' · ');
+    item.tooltip = this.readOnly ? t`Universe ${u.id} (read-only in settings)` : t`Universe ${u.id}`;
     item.iconPath = new vscode.ThemeIcon('globe');
     item.contextValue = this.readOnly ? 'universe.readOnly' : 'universe';
     return item;

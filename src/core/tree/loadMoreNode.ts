@@ -1,3 +1,4 @@
+import { t } from '../text';
 import vscode = require('vscode');
 import type { TreeNode } from './node';
 import type { Pager } from './pager';
@@ -15,10 +16,10 @@ export class LoadMoreNode implements TreeNode {
   }
 
   item(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(t`Load more…`, vscode.TreeItemCollapsibleState.None);
     item.iconPath = new vscode.ThemeIcon('ellipsis');
     item.contextValue = 'loadMore';
-    item.command = { command: 'universeExplorer.loadMore', title: 'Load more', arguments: [this.parent] };
+    item.command = { command: 'universeExplorer.loadMore', title: t`Load more`, arguments: [this.parent] };
     return item;
   }
 }

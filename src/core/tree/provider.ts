@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import type { Connection, Connections } from '../connections';
 import { isCancel, reason } from '../errors';
+import { t } from '../text';
 import { ConnectionNode, type GroupFactory } from './connectionNodes';
 import { ErrorNode } from './errorNode';
 import type { TreeNode } from './node';
@@ -54,7 +55,7 @@ export class UniverseTree implements vscode.TreeDataProvider<TreeNode>, vscode.D
     token.onCancellationRequested(() => controller.abort());
     item.tooltip = await node
       .resolveTooltip(controller.signal)
-      .catch((error) => `Couldn't load details: ${reason(error)}`);
+      .catch((error) => t`Couldn't load details: ${reason(error)}`);
     return item;
   }
 

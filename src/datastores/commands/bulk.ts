@@ -4,20 +4,24 @@ import vscode = require('vscode');
 import type { BulkOptions } from '../../api';
 import { isCancel } from '../../core/errors';
 import type { BulkStatus } from '../../core/statusBar';
+import { t } from '../../core/text';
 import type { Ui } from '../../core/ui';
 
-export const ndjsonFilters = { 'NDJSON (one entry per line)': ['ndjson', 'jsonl'], 'All files': ['*'] };
+export const ndjsonFilters = (): Record<string, string[]> => ({
+  [t`NDJSON (one entry per line)`]: ['ndjson', 'jsonl'],
+  [t`All files`]: ['*'],
+});
 
 /** The path of a chosen file; bulk work streams through Node's fs, so it must be on the extension host's disk. */
 export function localPath(uri: vscode.Uri): string {
-  if (uri.scheme !== 'file') throw new Error(`choose a file on disk (got a ${uri.scheme}: location)`);
+  if (uri.scheme !== 'file') throw new Error(t`choose a file on disk (got a ${uri.scheme}: location)`);
   return uri.fsPath;
 }
 
 export const count = (n: number): string => n.toLocaleString('en-US');
 
 /** `1 entry`, `2 entries`. */
-export const entries = (n: number): string => `${count(n)} ${n === 1 ? 'entry' : 'entries'}`;
+export const entries = (n: number): string => (n === 1 ? t`${count(n)} entry` : t`${count(n)} entries`);
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -54,7 +58,7 @@ export async function runBulk<C extends object, R>(
           onProgress: (p) => {
             counts = p;
             shown.rate(p.ratePerSecond);
-            report(`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
+            report(t`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
           },
         }),
       { delayMs: 500 },

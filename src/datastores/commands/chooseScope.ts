@@ -1,3 +1,4 @@
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { allScopes } from '../model';
 import type { DataStoresCommand } from './context';
@@ -6,21 +7,23 @@ import { nameRule } from './prompts';
 
 export const chooseScope: DataStoresCommand = {
   id: 'universeExplorer.chooseScope',
-  failure: 'choose the scope',
+  get failure() {
+    return t`choose the scope`;
+  },
   async run(ctx, node: unknown) {
     const store = asDataStore(node);
     const shown = store.scope;
     const items = [
       { label: 'global', value: 'global' },
-      ...(shown !== 'global' && shown !== allScopes ? [{ label: shown, value: shown, description: 'shown now' }] : []),
-      { label: 'All scopes', value: allScopes },
+      ...(shown !== 'global' && shown !== allScopes ? [{ label: shown, value: shown, description: t`shown now` }] : []),
+      { label: t`All scopes`, value: allScopes },
     ];
     // A scope name typed into the list is taken as it is.
     const picked = required(
       await ctx.ui.pickOrType(
         items,
-        { title: `Scope of ${store.store.name}`, placeHolder: 'Pick one, or type a scope name' },
-        (text) => (nameRule('scope')(text) ? undefined : 'scope'),
+        { title: t`Scope of ${store.store.name}`, placeHolder: t`Pick one, or type a scope name` },
+        (text) => (nameRule('scope')(text) ? undefined : t`scope`),
       ),
     );
     ctx.model.setFilter(store.ref, { scope: typeof picked === 'string' ? picked : picked.value });

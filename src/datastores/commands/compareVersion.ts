@@ -1,3 +1,4 @@
+import { t } from '../../core/text';
 import vscode = require('vscode');
 import { diffTitle, versionTime } from '../uris';
 import type { DataStoresCommand } from './context';
@@ -5,7 +6,9 @@ import { asVersion } from './nodes';
 
 export const compareVersion: DataStoresCommand = {
   id: 'universeExplorer.compareVersion',
-  failure: 'compare the version',
+  get failure() {
+    return t`compare the version`;
+  },
   async run(_ctx, node: unknown) {
     const v = asVersion(node);
     // The entry's stat is the time of the value the right side shows (0 while an edit is pinned).
@@ -15,8 +18,8 @@ export const compareVersion: DataStoresCommand = {
     );
     const title = diffTitle(
       v.parent.entry.key,
-      `version of ${versionTime(v.version.createdTime)}`,
-      current ? `current, ${versionTime(current)}` : 'current',
+      t`version of ${versionTime(v.version.createdTime)}`,
+      current ? t`current, ${versionTime(current)}` : t`current`,
     );
     await vscode.commands.executeCommand('vscode.diff', v.uri, v.parent.uri, title);
   },

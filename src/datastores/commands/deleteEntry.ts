@@ -1,23 +1,27 @@
+import { t } from '../../core/text';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 import { confirmWithUndo } from './undo';
 
 export const deleteEntry: DataStoresCommand = {
   id: 'universeExplorer.deleteEntry',
-  failure: 'delete the entry',
+  get failure() {
+    return t`delete the entry`;
+  },
   async run(ctx, node: unknown) {
     const entry = writableEntry(node);
     const { key, scope } = entry.entry;
+    const remove = t`Delete`;
     const answer = await ctx.ui.warn(
-      `Delete "${key}" (scope ${scope}) from ${entry.parent.store.name}?`,
+      t`Delete "${key}" (scope ${scope}) from ${entry.parent.store.name}?`,
       {
         modal: true,
-        detail: 'The service keeps its versions for 30 days; you can restore one from the versions list.',
+        detail: t`The service keeps its versions for 30 days; you can restore one from the versions list.`,
       },
-      'Delete',
+      remove,
     );
-    if (answer !== 'Delete') return false;
-    const last = await ctx.ui.progress(`Deleting ${key}…`, async (signal) => {
+    if (answer !== remove) return false;
+    const last = await ctx.ui.progress(t`Deleting ${key}…`, async (signal) => {
       const newest = await ctx.model.newestVersion(entry.address, signal);
       await ctx.model.delete(entry.address, signal);
       return newest;
@@ -25,7 +29,7 @@ export const deleteEntry: DataStoresCommand = {
     confirmWithUndo(
       ctx,
       entry.address,
-      `Deleted "${key}" (scope ${scope}) from ${entry.parent.store.name}. Its versions are kept for 30 days.`,
+      t`Deleted "${key}" (scope ${scope}) from ${entry.parent.store.name}. Its versions are kept for 30 days.`,
       last && !last.deleted ? last.version : undefined,
     );
     return true;

@@ -1,4 +1,5 @@
 import { validator } from '../../core/prompts';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { formatJson } from '../json';
 import type { DataStoresCommand } from './context';
@@ -9,9 +10,9 @@ function parseUserIds(text: string): number[] {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  if (ids.length > 4) throw new Error('At most 4 user ids.');
+  if (ids.length > 4) throw new Error(t`At most 4 user ids.`);
   return ids.map((id) => {
-    if (!/^\d{1,19}$/.test(id) || !Number.isSafeInteger(Number(id))) throw new Error(`"${id}" is not a user id.`);
+    if (!/^\d{1,19}$/.test(id) || !Number.isSafeInteger(Number(id))) throw new Error(t`"${id}" is not a user id.`);
     return Number(id);
   });
 }
@@ -20,29 +21,31 @@ function checkAttributes(text: string): void {
   formatJson(text);
   const value: unknown = JSON.parse(text);
   if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new Error('Attributes are a JSON object, e.g. {"tag": "x"}.');
-  if (Buffer.byteLength(JSON.stringify(value)) > 300) throw new Error('Attributes take at most 300 bytes.');
+    throw new Error(t`Attributes are a JSON object, e.g. {"tag": "x"}.`);
+  if (Buffer.byteLength(JSON.stringify(value)) > 300) throw new Error(t`Attributes take at most 300 bytes.`);
 }
 
 export const editMetadata: DataStoresCommand = {
   id: 'universeExplorer.editMetadata',
-  failure: 'edit attributes and user ids',
+  get failure() {
+    return t`edit attributes and user ids`;
+  },
   async run(ctx, node: unknown) {
     const entry = writableEntry(node);
     const key = entry.entry.key;
-    const current = await ctx.ui.progress(`Reading ${key}…`, (signal) => ctx.model.read(entry.address, signal));
+    const current = await ctx.ui.progress(t`Reading ${key}…`, (signal) => ctx.model.read(entry.address, signal));
     const attributesText = required(
       await ctx.ui.input({
-        title: `Attributes of ${key}`,
+        title: t`Attributes of ${key}`,
         value: JSON.stringify(current.attributes),
         validateInput: validator(checkAttributes),
       }),
     );
     const userIdsText = required(
       await ctx.ui.input({
-        title: `User ids of ${key}`,
+        title: t`User ids of ${key}`,
         value: current.userIds.join(', '),
-        prompt: 'Up to 4 user ids separated by commas',
+        prompt: t`Up to 4 user ids separated by commas`,
         validateInput: validator(parseUserIds),
       }),
     );
@@ -50,7 +53,7 @@ export const editMetadata: DataStoresCommand = {
       attributes: JSON.parse(attributesText) as Record<string, unknown>,
       userIds: parseUserIds(userIdsText),
     };
-    return ctx.ui.progress(`Saving the attributes and user ids of ${key}…`, (signal) =>
+    return ctx.ui.progress(t`Saving the attributes and user ids of ${key}…`, (signal) =>
       ctx.model.setMetadata(entry.address, current, metadata, signal),
     );
   },

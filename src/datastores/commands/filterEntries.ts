@@ -1,18 +1,21 @@
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';
 
 export const filterEntries: DataStoresCommand = {
   id: 'universeExplorer.filterEntries',
-  failure: 'filter the entries',
+  get failure() {
+    return t`filter the entries`;
+  },
   async run(ctx, node: unknown) {
     const store = asDataStore(node);
     const { prefix } = ctx.model.filter(store.ref);
     const typed = required(
       await ctx.ui.input({
-        title: `Key prefix in ${store.store.name}`,
+        title: t`Key prefix in ${store.store.name}`,
         value: prefix,
-        prompt: 'Empty shows every key',
+        prompt: t`Empty shows every key`,
       }),
     );
     ctx.model.setFilter(store.ref, { prefix: typed });

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { NotFoundError } from '../../api';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { describeEntry } from '../save';
 import { entryUri } from '../uris';
@@ -10,33 +11,36 @@ import { nameRule, scopeFor } from './prompts';
 /** Opens a key by name; a key that does not exist can be created (as {}), a deleted one opens its last value. */
 export const goToKey: DataStoresCommand = {
   id: 'universeExplorer.goToKey',
-  failure: 'open the key',
+  get failure() {
+    return t`open the key`;
+  },
   async run(ctx, node: unknown) {
     const store = asDataStore(node);
-    const key = required(await ctx.ui.input({ title: `Key in ${store.store.name}`, validateInput: nameRule('key') }));
+    const key = required(await ctx.ui.input({ title: t`Key in ${store.store.name}`, validateInput: nameRule('key') }));
     const scope = await scopeFor(ctx.ui, store);
     const address = { ...store.ref, scope, key };
-    const found = await ctx.ui.progress(`Opening ${key}…`, (signal) =>
+    const found = await ctx.ui.progress(t`Opening ${key}…`, (signal) =>
       ctx.model.current(address, signal).catch((error: unknown) => {
         if (error instanceof NotFoundError) return undefined;
         throw error;
       }),
     );
     if (!found) {
-      if (store.readOnly) throw new Error(`${describeEntry(address)} does not exist`);
+      if (store.readOnly) throw new Error(t`${describeEntry(address)} does not exist`);
+      const create = t`Create`;
       const answer = await ctx.ui.warn(
-        `${describeEntry(address)} does not exist.`,
-        { modal: true, detail: 'Create it with the value {} and open it to edit?' },
-        'Create',
+        t`${describeEntry(address)} does not exist.`,
+        { modal: true, detail: t`Create it with the value {} and open it to edit?` },
+        create,
       );
-      if (answer !== 'Create') return undefined;
-      await ctx.ui.progress(`Creating ${key}…`, (signal) => ctx.model.create(address, '{}', signal));
+      if (answer !== create) return undefined;
+      await ctx.ui.progress(t`Creating ${key}…`, (signal) => ctx.model.create(address, '{}', signal));
     }
     const uri = entryUri(address);
     await vscode.window.showTextDocument(uri, { preview: false });
     if (found?.deleted)
       void ctx.ui.info(
-        `${describeEntry(address)} is deleted in the service; it shows its last value, read-only. Restore a version from its list in the Universes view.`,
+        t`${describeEntry(address)} is deleted in the service; it shows its last value, read-only. Restore a version from its list in the Universes view.`,
       );
     return uri;
   },

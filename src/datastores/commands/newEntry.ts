@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import { PreconditionFailedError } from '../../api';
 import { validator } from '../../core/prompts';
+import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { formatJson } from '../json';
 import { entryUri } from '../uris';
@@ -10,29 +11,31 @@ import { nameRule, scopeFor } from './prompts';
 
 export const newEntry: DataStoresCommand = {
   id: 'universeExplorer.newEntry',
-  failure: 'create the entry',
+  get failure() {
+    return t`create the entry`;
+  },
   async run(ctx, node: unknown) {
     const store = writableStore(node);
     const key = required(
-      await ctx.ui.input({ title: `New key in ${store.store.name}`, validateInput: nameRule('key') }),
+      await ctx.ui.input({ title: t`New key in ${store.store.name}`, validateInput: nameRule('key') }),
     );
     const scope = await scopeFor(ctx.ui, store);
     const value = required(
       await ctx.ui.input({
-        title: `Value of ${key}`,
+        title: t`Value of ${key}`,
         value: '{}',
-        prompt: 'JSON; you can edit it fully once it is open',
+        prompt: t`JSON; you can edit it fully once it is open`,
         validateInput: validator(formatJson),
       }),
     );
     const address = { ...store.ref, scope, key };
     try {
-      await ctx.ui.progress(`Creating ${key} in ${store.store.name}…`, (signal) =>
+      await ctx.ui.progress(t`Creating ${key} in ${store.store.name}…`, (signal) =>
         ctx.model.create(address, formatJson(value, 0), signal),
       );
     } catch (error) {
       if (error instanceof PreconditionFailedError) {
-        throw new Error(`"${key}" already exists in scope ${scope}; it was left unchanged`, { cause: error });
+        throw new Error(t`"${key}" already exists in scope ${scope}; it was left unchanged`, { cause: error });
       }
       throw error;
     }

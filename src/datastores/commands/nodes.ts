@@ -1,22 +1,23 @@
+import { t } from '../../core/text';
 import { DataStoreNode, DataStoresGroupNode, EntryNode, VersionNode } from '../tree';
 
 /** The node a tree command was run on, checked, so a palette run without one gets a clear message. */
-function expect<T>(kind: new (...args: never[]) => T, what: string) {
+function expect<T>(kind: new (...args: never[]) => T, message: () => string) {
   return (node: unknown): T => {
-    if (!(node instanceof kind)) throw new Error(`choose ${what} in the Universes view`);
+    if (!(node instanceof kind)) throw new Error(message());
     return node;
   };
 }
 
-export const asStoreGroup = expect(DataStoresGroupNode, 'a Data Stores group');
-export const asDataStore = expect(DataStoreNode, 'a data store');
-export const asEntry = expect(EntryNode, 'an entry');
-export const asVersion = expect(VersionNode, 'a version');
+export const asStoreGroup = expect(DataStoresGroupNode, () => t`choose a Data Stores group in the Universes view`);
+export const asDataStore = expect(DataStoreNode, () => t`choose a data store in the Universes view`);
+export const asEntry = expect(EntryNode, () => t`choose an entry in the Universes view`);
+export const asVersion = expect(VersionNode, () => t`choose a version in the Universes view`);
 
 /** Throws for a node of a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
 function writable<T extends { readOnly: boolean }>(node: T, universeId: number): T {
   if (node.readOnly)
-    throw new Error(`universe ${universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
+    throw new Error(t`universe ${universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
   return node;
 }
 

@@ -1,3 +1,4 @@
+import { t } from '../../core/text';
 import vscode = require('vscode');
 import { addressOf, entryScheme } from '../uris';
 import type { DataStoresCommand } from './context';
@@ -9,7 +10,9 @@ import type { DataStoresCommand } from './context';
  */
 export const saveEntry: DataStoresCommand = {
   id: 'universeExplorer.saveEntry',
-  failure: 'save the entry',
+  get failure() {
+    return t`save the entry`;
+  },
   async run(ctx, uri?: unknown) {
     const doc =
       uri instanceof vscode.Uri
@@ -18,13 +21,13 @@ export const saveEntry: DataStoresCommand = {
     if (!doc || doc.uri.scheme !== entryScheme) return vscode.commands.executeCommand('workbench.action.files.save');
     if (!doc.isDirty) return { saved: true };
     // A save that takes a while shows a notification whose Cancel stops it (the edit stays); a quick one shows none.
-    const title = `Saving ${addressOf(doc.uri).key}…`;
+    const title = t`Saving ${addressOf(doc.uri).key}…`;
     return ctx.ui.progress(
       title,
       async (signal) => {
         const outcome = await ctx.saver.prepare(doc, 'command', signal);
         if (outcome) {
-          if (!outcome.saved && !outcome.quiet) void ctx.ui.error(`Not saved: ${outcome.message}`);
+          if (!outcome.saved && !outcome.quiet) void ctx.ui.error(t`Not saved: ${outcome.message}`);
           return outcome;
         }
         ctx.documents.release(doc.uri);

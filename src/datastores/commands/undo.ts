@@ -1,3 +1,4 @@
+import { t } from '../../core/text';
 import { confirmWrite } from '../../core/undo';
 import type { EntryAddress } from '../entryPath';
 import type { DataStoresContext } from './context';
@@ -18,11 +19,11 @@ export function confirmWithUndo(
     previousVersion === undefined
       ? undefined
       : {
-          progress: `Undoing the change of ${a.key}…`,
+          progress: t`Undoing the change of ${a.key}…`,
           run: (signal) => ctx.model.restore(a, previousVersion, signal),
-          done: `"${a.key}" holds its earlier value again, as a new version.`,
-          what: `the change of "${a.key}"`,
-          otherwise: 'Restore a version from its list.',
+          done: t`"${a.key}" holds its earlier value again, as a new version.`,
+          what: t`the change of "${a.key}"`,
+          otherwise: t`Restore a version from its list.`,
         },
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '../../core/text';
 import { describeDuration } from '../duration';
 import type { RestrictionsCommand } from './context';
 import { askRestriction } from './restrictionPrompts';
@@ -6,22 +7,24 @@ import { writeRestriction } from './write';
 
 export const banUser: RestrictionsCommand = {
   id: 'universeExplorer.banUser',
-  failure: 'ban the user',
+  get failure() {
+    return t`ban the user`;
+  },
   async run(ctx, node?: unknown) {
     const scope = writable(await restrictionScope(ctx, node));
     const where = describeScope(scope);
-    const userId = await askUserId(ctx.ui, `Ban a user from ${where}`);
-    const input = await askRestriction(ctx.ui, `user ${userId}`);
+    const userId = await askUserId(ctx.ui, t`Ban a user from ${where}`);
+    const input = await askRestriction(ctx.ui, t`user ${userId}`);
     const result = await writeRestriction(
       ctx,
       scope,
       userId,
       { active: true, ...input },
-      `Banning user ${userId} from ${where}…`,
+      t`Banning user ${userId} from ${where}…`,
     );
     showScope(ctx, scope);
     void ctx.ui.info(
-      `User ${userId} is banned from ${where} (${describeDuration(result.gameJoinRestriction.duration)}).`,
+      t`User ${userId} is banned from ${where} (${describeDuration(result.gameJoinRestriction.duration)}).`,
     );
     return result;
   },

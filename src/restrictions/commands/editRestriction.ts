@@ -1,3 +1,4 @@
+import { t } from '../../core/text';
 import { describeDuration } from '../duration';
 import type { RestrictionsCommand } from './context';
 import { askRestriction } from './restrictionPrompts';
@@ -6,33 +7,34 @@ import { writeRestriction } from './write';
 
 export const editRestriction: RestrictionsCommand = {
   id: 'universeExplorer.editRestriction',
-  failure: 'edit the restriction',
+  get failure() {
+    return t`edit the restriction`;
+  },
   async run(ctx, node: unknown) {
     const { parent, userId } = asRestriction(node);
     const scope = writable(parent.scope);
     const where = describeScope(scope);
     // Prefill from the service, not from what the tree loaded earlier.
     const { gameJoinRestriction: current } = await ctx.ui.progress(
-      `Reading the restriction of user ${userId}…`,
+      t`Reading the restriction of user ${userId}…`,
       (signal) => ctx.model.get(scope, userId, signal),
     );
     if (current.inherited) {
       throw new Error(
-        `user ${userId} is restricted at ${where} by a universe-wide ban; edit it under the universe's User Restrictions`,
+        t`user ${userId} is restricted at ${where} by a universe-wide ban; edit it under the universe's User Restrictions`,
       );
     }
-    const input = await askRestriction(ctx.ui, `user ${userId}`, current);
+    const input = await askRestriction(ctx.ui, t`user ${userId}`, current);
     const result = await writeRestriction(
       ctx,
       scope,
       userId,
       { active: current.active, ...input },
-      `Updating the restriction of user ${userId}…`,
+      t`Updating the restriction of user ${userId}…`,
     );
     const r = result.gameJoinRestriction;
-    void ctx.ui.info(
-      `Updated the restriction of user ${userId} at ${where} (${r.active ? describeDuration(r.duration) : 'not active'}).`,
-    );
+    const state = r.active ? describeDuration(r.duration) : t`not active`;
+    void ctx.ui.info(t`Updated the restriction of user ${userId} at ${where} (${state}).`);
     return result;
   },
 };

@@ -1,11 +1,14 @@
+import { t } from '../../core/text';
 import { PlaceRestrictionsNode } from '../tree';
 import type { RestrictionsCommand } from './context';
 
 export const hidePlace: RestrictionsCommand = {
   id: 'universeExplorer.hidePlace',
-  failure: 'hide the place',
+  get failure() {
+    return t`hide the place`;
+  },
   run(ctx, node: unknown) {
-    if (!(node instanceof PlaceRestrictionsNode)) throw new Error('choose a place under User Restrictions');
+    if (!(node instanceof PlaceRestrictionsNode)) throw new Error(t`choose a place under User Restrictions`);
     ctx.model.hidePlace(node.parent.scope, node.placeId);
   },
 };

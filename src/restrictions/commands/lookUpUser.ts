@@ -1,4 +1,5 @@
 import type { UserRestriction } from '../../api';
+import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { describeDuration, formatTimeLeft } from '../duration';
 import { altAccounts } from '../tree';
@@ -13,35 +14,39 @@ export function describeRestriction(
 ): string {
   const r = restriction.gameJoinRestriction;
   if (!r.active) {
-    const lifted = restriction.updateTime ? ` (a restriction was lifted on ${localTime(restriction.updateTime)})` : '';
-    return `User ${userId} is not restricted at ${where}${lifted}.`;
+    return restriction.updateTime
+      ? t`User ${userId} is not restricted at ${where} (a restriction was lifted on ${localTime(restriction.updateTime)}).`
+      : t`User ${userId} is not restricted at ${where}.`;
   }
   return [
-    `User ${userId} is banned from ${where}${r.inherited ? ' by a universe-wide ban' : ''}:`,
+    r.inherited
+      ? t`User ${userId} is banned from ${where} by a universe-wide ban:`
+      : t`User ${userId} is banned from ${where}:`,
     `${describeDuration(r.duration)}${r.duration ? `, ${formatTimeLeft(r.startTime, r.duration, nowMs)}` : ''}.`,
-    `Display reason: "${r.displayReason}".`,
-    `Private reason: "${r.privateReason}".`,
-    `Alt accounts: ${altAccounts(r.excludeAltAccounts)}.`,
+    t`Display reason: "${r.displayReason}".`,
+    t`Private reason: "${r.privateReason}".`,
+    t`Alt accounts: ${altAccounts(r.excludeAltAccounts)}.`,
   ].join(' ');
 }
 
 export const lookUpUser: RestrictionsCommand = {
   id: 'universeExplorer.lookUpUser',
-  failure: 'look up the user',
+  get failure() {
+    return t`look up the user`;
+  },
   async run(ctx, node?: unknown) {
     const scope = await restrictionScope(ctx, node);
     const where = describeScope(scope);
-    const userId = await askUserId(ctx.ui, `Look up a user's restriction at ${where}`);
-    const restriction = await ctx.ui.progress(`Looking up user ${userId}…`, (signal) =>
+    const userId = await askUserId(ctx.ui, t`Look up a user's restriction at ${where}`);
+    const restriction = await ctx.ui.progress(t`Looking up user ${userId}…`, (signal) =>
       ctx.model.get(scope, userId, signal),
     );
     showScope(ctx, scope);
+    const openLog = t`Open Restriction Log`;
     // Not awaited: the message stays until dismissed, and the command is done.
-    void ctx.ui
-      .info(describeRestriction(userId, where, restriction, Date.now()), 'Open Restriction Log')
-      .then((choice) => {
-        if (choice === 'Open Restriction Log') ctx.logs.show(scope, { user: userId, place: '' });
-      });
+    void ctx.ui.info(describeRestriction(userId, where, restriction, Date.now()), openLog).then((choice) => {
+      if (choice === openLog) ctx.logs.show(scope, { user: userId, place: '' });
+    });
     return restriction;
   },
 };

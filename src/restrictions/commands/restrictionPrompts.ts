@@ -1,11 +1,12 @@
 // The questions of Ban User… and Edit Restriction: duration, both reasons and alt accounts. Each answer is
 // checked in its prompt and again before anything is sent.
 import type { GameJoinRestriction, GameJoinRestrictionInput } from '../../api';
+import { t } from '../../core/text';
 import {
-  DURATION_HINT,
-  DURATION_PRESETS,
   checkDuration,
   describeDuration,
+  durationHint,
+  durationPresets,
   formatDuration,
   fromServiceDuration,
   parseDuration,
@@ -19,7 +20,7 @@ export const MAX_PRIVATE_REASON = 1000;
 /** Counted in characters (code points), as the service counts them. */
 export function checkReason(text: string, max: number): string | undefined {
   const length = [...text].length;
-  return length > max ? `${length} characters: at most ${max} (remove ${length - max}).` : undefined;
+  return length > max ? t`${length} characters: at most ${max} (remove ${length - max}).` : undefined;
 }
 
 /** The service's `<n>s`, or undefined for permanent. */
@@ -29,27 +30,27 @@ async function askDuration(ui: Ui, who: string, current?: GameJoinRestriction): 
     ...(current
       ? [
           {
-            label: `Keep ${describeDuration(current.duration)}`,
-            description: 'the current duration',
+            label: t`Keep ${describeDuration(current.duration)}`,
+            description: t`the current duration`,
             duration: current.duration,
           },
         ]
       : []),
-    ...DURATION_PRESETS.map((p) => ({
+    ...durationPresets().map((p) => ({
       label: p.label,
-      description: p.seconds === undefined ? 'no end' : toServiceDuration(p.seconds),
+      description: p.seconds === undefined ? t`no end` : toServiceDuration(p.seconds),
       duration: p.seconds === undefined ? undefined : toServiceDuration(p.seconds),
     })),
-    { label: 'Type a duration…', description: 'e.g. 90m, 12h, 3d, 1h30m', typed: true },
+    { label: t`Type a duration…`, description: t`e.g. 90m, 12h, 3d, 1h30m`, typed: true },
   ];
   const picked = required(
     await ui.pickOrType(
       items,
-      { title: `Duration of the restriction of ${who}`, placeHolder: `Pick one, or type ${DURATION_HINT}` },
+      { title: t`Duration of the restriction of ${who}`, placeHolder: t`Pick one, or type ${durationHint()}` },
       (text) => {
         if (checkDuration(text)) return undefined;
         const duration = toServiceDuration(parseDuration(text));
-        return `typed: ${describeDuration(duration)} (${duration})`;
+        return t`typed: ${describeDuration(duration)} (${duration})`;
       },
     ),
   );
@@ -58,8 +59,8 @@ async function askDuration(ui: Ui, who: string, current?: GameJoinRestriction): 
   const seconds = fromServiceDuration(current?.duration);
   const text = required(
     await ui.input({
-      title: `Duration of the restriction of ${who}`,
-      prompt: `Whole seconds are sent; type ${DURATION_HINT}`,
+      title: t`Duration of the restriction of ${who}`,
+      prompt: t`Whole seconds are sent; type ${durationHint()}`,
       value: seconds === undefined ? '' : formatDuration(seconds),
       validateInput: checkDuration,
     }),
@@ -71,25 +72,27 @@ async function askReason(ui: Ui, title: string, prompt: string, max: number, val
   const text = required(
     await ui.input({
       title,
-      prompt: `${prompt} (at most ${max} characters)`,
+      prompt: t`${prompt} (at most ${max} characters)`,
       value,
       validateInput: (v) => checkReason(v, max),
     }),
   );
   const problem = checkReason(text, max);
-  if (problem) throw new Error(`${title} is too long: ${problem}`);
+  if (problem) throw new Error(t`${title} is too long: ${problem}`);
   return text;
 }
 
 async function askExcludeAlts(ui: Ui, who: string, current = false): Promise<boolean> {
+  const yes = t`Yes`;
+  const no = t`No`;
   const items = [
-    { label: 'No', description: 'alt accounts of this user are restricted too', exclude: false },
-    { label: 'Yes', description: 'restrict this account only', exclude: true },
+    { label: no, description: t`alt accounts of this user are restricted too`, exclude: false },
+    { label: yes, description: t`restrict this account only`, exclude: true },
   ].sort((a, b) => Number(b.exclude === current) - Number(a.exclude === current));
   const picked = required(
     await ui.pick(items, {
-      title: `Exclude alt accounts of ${who}?`,
-      placeHolder: `Currently: ${current ? 'Yes' : 'No'}`,
+      title: t`Exclude alt accounts of ${who}?`,
+      placeHolder: t`Currently: ${current ? yes : no}`,
     }),
   );
   return picked.exclude;
@@ -104,15 +107,15 @@ export async function askRestriction(
   const duration = await askDuration(ui, who, current);
   const displayReason = await askReason(
     ui,
-    `Display reason for ${who}`,
-    'Shown to the user',
+    t`Display reason for ${who}`,
+    t`Shown to the user`,
     MAX_DISPLAY_REASON,
     current?.displayReason,
   );
   const privateReason = await askReason(
     ui,
-    `Private reason for ${who}`,
-    'Seen by moderators only, kept in the restriction log',
+    t`Private reason for ${who}`,
+    t`Seen by moderators only, kept in the restriction log`,
     MAX_PRIVATE_REASON,
     current?.privateReason,
   );
@@ -123,8 +126,8 @@ export async function askRestriction(
 export async function askUnbanNote(ui: Ui, who: string): Promise<string> {
   return askReason(
     ui,
-    `Private reason for lifting the restriction of ${who}`,
-    'Optional, kept in the restriction log',
+    t`Private reason for lifting the restriction of ${who}`,
+    t`Optional, kept in the restriction log`,
     MAX_PRIVATE_REASON,
   );
 }

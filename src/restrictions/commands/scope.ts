@@ -2,6 +2,7 @@
 // the connections, and a level (the whole universe or one place) when the command writes or reads one user.
 import { pickConnection, pickUniverse } from '../../core/prompts';
 import { settings } from '../../core/settings';
+import { t } from '../../core/text';
 import { UniverseNode } from '../../core/tree/connectionNodes';
 import { required, type Ui } from '../../core/ui';
 import type { RestrictionScope, UniverseScope } from '../model';
@@ -21,21 +22,26 @@ function universe(scope: RestrictionScope): UniverseScope {
   return { connectionId: scope.connectionId, universeId: scope.universeId };
 }
 
-const idRule = (what: string) => (v: string) =>
-  /^[1-9]\d{0,18}$/.test(v.trim()) ? undefined : `A ${what} id is a positive whole number.`;
+/** Checks an id; `problem` is what the input box says when it is not one. */
+const idRule = (problem: string) => (v: string) => (/^[1-9]\d{0,18}$/.test(v.trim()) ? undefined : problem);
 
 export async function askPlaceId(ui: Ui): Promise<number> {
   const text = required(
-    await ui.input({ title: 'Place id', prompt: 'A place of this universe', validateInput: idRule('place') }),
+    await ui.input({
+      title: t`Place id`,
+      prompt: t`A place of this universe`,
+      validateInput: idRule(t`A place id is a positive whole number.`),
+    }),
   );
   const id = Number(text.trim());
-  if (!Number.isSafeInteger(id)) throw new Error(`${text.trim()} is too large for a place id`);
+  if (!Number.isSafeInteger(id)) throw new Error(t`${text.trim()} is too large for a place id`);
   return id;
 }
 
 export async function askUserId(ui: Ui, title: string): Promise<string> {
-  const text = required(await ui.input({ title, prompt: 'User id', validateInput: idRule('user') })).trim();
-  const problem = idRule('user')(text);
+  const check = idRule(t`A user id is a positive whole number.`);
+  const text = required(await ui.input({ title, prompt: t`User id`, validateInput: check })).trim();
+  const problem = check(text);
   if (problem) throw new Error(problem);
   return text;
 }
@@ -51,10 +57,10 @@ export async function restrictionScope(ctx: RestrictionsContext, node: unknown):
   const level = required(
     await ctx.ui.pick(
       [
-        { label: 'Whole universe', description: `universe ${u.universeId}`, place: false },
-        { label: 'One place…', description: 'a place id', place: true },
+        { label: t`Whole universe`, description: t`universe ${u.universeId}`, place: false },
+        { label: t`One place…`, description: t`a place id`, place: true },
       ],
-      { title: 'Level', placeHolder: 'Where the restriction applies' },
+      { title: t`Level`, placeHolder: t`Where the restriction applies` },
     ),
   );
   if (!level.place) return u;
@@ -70,20 +76,20 @@ export function showScope(ctx: RestrictionsContext, scope: RestrictionScope): vo
 }
 
 export function asRestriction(node: unknown): RestrictionNode {
-  if (!(node instanceof RestrictionNode)) throw new Error('choose a restriction in the Universes view');
+  if (!(node instanceof RestrictionNode)) throw new Error(t`choose a restriction in the Universes view`);
   return node;
 }
 
 /** Throws for a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
 export function writable(scope: RestrictionScope): RestrictionScope {
   if (settings().readOnlyUniverses.includes(scope.universeId)) {
-    throw new Error(`universe ${scope.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
+    throw new Error(t`universe ${scope.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
   }
   return scope;
 }
 
 export function describeScope(scope: RestrictionScope): string {
   return scope.placeId === undefined
-    ? `universe ${scope.universeId}`
-    : `place ${scope.placeId} of universe ${scope.universeId}`;
+    ? t`universe ${scope.universeId}`
+    : t`place ${scope.placeId} of universe ${scope.universeId}`;
 }

@@ -1,9 +1,12 @@
+import { t } from '../../core/text';
 import type { RestrictionsCommand } from './context';
 import { askPlaceId, universeOf } from './scope';
 
 export const showPlace: RestrictionsCommand = {
   id: 'universeExplorer.showPlace',
-  failure: 'show the place',
+  get failure() {
+    return t`show the place`;
+  },
   async run(ctx, node?: unknown) {
     const u = await universeOf(ctx, node);
     const placeId = await askPlaceId(ctx.ui);

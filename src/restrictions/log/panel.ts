@@ -6,6 +6,7 @@ import type { RestrictionLog } from '../../api';
 import { SANDBOX_ID, type Connections } from '../../core/connections';
 import { isCancel, reason } from '../../core/errors';
 import type { Log } from '../../core/log';
+import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
 import { toCsv, type CsvValue } from '../csv';
@@ -36,6 +37,7 @@ export interface LogPanelDeps {
   extensionUri: vscode.Uri;
 }
 
+/** The export's header stays English, like its values: a file to be read by tools. */
 export const CSV_HEADER = [
   'Time',
   'User',
@@ -50,9 +52,10 @@ export const CSV_HEADER = [
 
 const id = (name: string) => name.replace(/^(users|places)\//, '');
 
-function moderator(log: RestrictionLog): string {
+/** The moderator's user id, or `script` (what the row or the CSV says) for a game server script. */
+function moderator(log: RestrictionLog, script = 'game server script'): string {
   if (log.moderator.platformUser) return id(log.moderator.platformUser);
-  return log.moderator.gameServerScript ? 'game server script' : '';
+  return log.moderator.gameServerScript ? script : '';
 }
 
 export function toRow(log: RestrictionLog): LogRow {
@@ -60,7 +63,7 @@ export function toRow(log: RestrictionLog): LogRow {
     time: log.createTime,
     user: id(log.user),
     place: id(log.place),
-    moderator: moderator(log),
+    moderator: moderator(log, t`game server script`),
     active: log.active,
     duration: log.active ? describeDuration(log.duration) : '',
     displayReason: log.displayReason,
@@ -77,7 +80,7 @@ function csvRow(log: RestrictionLog): CsvValue[] {
     r.time,
     r.user,
     r.place,
-    r.moderator,
+    moderator(log),
     r.active,
     duration,
     r.displayReason,
@@ -105,7 +108,7 @@ export class LogPanels implements vscode.Disposable {
     const connection = this.deps.connections.get(u.connectionId);
     return {
       connectionId: u.connectionId,
-      connectionName: connection?.name ?? (u.connectionId === SANDBOX_ID ? 'Local Sandbox' : 'a removed connection'),
+      connectionName: connection?.name ?? (u.connectionId === SANDBOX_ID ? t`Local Sandbox` : t`a removed connection`),
       universeId: u.universeId,
       universeName: connection?.universes.find((x) => x.id === u.universeId)?.name,
     };
@@ -171,7 +174,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
   ) {
     const media = vscode.Uri.joinPath(deps.extensionUri, 'media', 'restrictionLog');
     const options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'media')] };
-    const title = `Restriction Log: ${target.universeName ?? target.universeId}`;
+    const title = t`Restriction Log: ${target.universeName ?? target.universeId}`;
     this.panel =
       restored ??
       vscode.window.createWebviewPanel(RestrictionLogPanel.viewType, title, vscode.ViewColumn.Active, {
@@ -193,10 +196,12 @@ export class RestrictionLogPanel implements vscode.Disposable {
 
   /** What the page shows. */
   get state(): LogState {
-    const t = this.target;
+    const target = this.target;
     return {
-      title: `Universe ${t.universeId}${t.universeName ? ` (${t.universeName})` : ''} on ${t.connectionName}`,
-      restore: { connectionId: t.connectionId, universeId: t.universeId, filter: { ...this.filter } },
+      title: target.universeName
+        ? t`Universe ${target.universeId} (${target.universeName}) on ${target.connectionName}`
+        : t`Universe ${target.universeId} on ${target.connectionName}`,
+      restore: { connectionId: target.connectionId, universeId: target.universeId, filter: { ...this.filter } },
       filter: { ...this.filter },
       rows: this.pager.items.map(toRow),
       hasMore: this.pager.hasMore,
@@ -268,18 +273,19 @@ export class RestrictionLogPanel implements vscode.Disposable {
     const logs = [...this.pager.items];
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = await this.deps.ui.saveDialog({
-      title: `Export the restriction log of universe ${this.target.universeId}`,
-      saveLabel: 'Export',
-      filters: { 'CSV files': ['csv'] },
+      title: t`Export the restriction log of universe ${this.target.universeId}`,
+      saveLabel: t`Export`,
+      filters: { [t`CSV files`]: ['csv'] },
       defaultUri: folder && vscode.Uri.joinPath(folder, `restriction-log-${this.target.universeId}.csv`),
     });
     if (!uri) return undefined;
     await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(CSV_HEADER, logs.map(csvRow)), 'utf8'));
     this.deps.log.info(`Exported ${logs.length} restriction log entries to ${uri.toString(true)}`);
+    const openFile = t`Open File`;
     void this.deps.ui
-      .info(`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`, 'Open File')
+      .info(t`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`, openFile)
       .then((choice) => {
-        if (choice === 'Open File') void vscode.window.showTextDocument(uri, { preview: false });
+        if (choice === openFile) void vscode.window.showTextDocument(uri, { preview: false });
       });
     return uri;
   }
@@ -307,45 +313,58 @@ export class RestrictionLogPanel implements vscode.Disposable {
       `style-src ${webview.cspSource}`,
       `img-src ${webview.cspSource}`,
     ].join('; ');
+    // Translations are text: escaped, so no translation can add markup.
+    const escape = (words: string) => words.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    // English unless the display language's bundle was loaded.
+    const lang = vscode.l10n.uri ? vscode.env.language : 'en';
+    const headers = [
+      t`Time`,
+      t`User`,
+      t`Place`,
+      t`Moderator`,
+      t`Active`,
+      t`Duration`,
+      t`Display reason`,
+      t`Private reason`,
+      t`Exclude alt accounts`,
+    ].map((h) => `<th scope="col">${escape(h)}</th>`);
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escape(lang)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
-<title>Restriction Log</title>
+<title>${escape(t`Restriction Log`)}</title>
 </head>
 <body>
 <header>
-  <h1>Restriction log</h1>
+  <h1>${escape(t`Restriction log`)}</h1>
   <p id="where" class="where"></p>
 </header>
 <form id="filter" class="toolbar" novalidate>
-  <label for="user">User id</label>
+  <label for="user">${escape(t`User id`)}</label>
   <input id="user" name="user" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="problem">
-  <label for="place">Place id</label>
+  <label for="place">${escape(t`Place id`)}</label>
   <input id="place" name="place" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="problem">
-  <button type="submit" id="apply">Apply filter</button>
-  <button type="button" id="clear" class="secondary">Clear filter</button>
+  <button type="submit" id="apply">${escape(t`Apply filter`)}</button>
+  <button type="button" id="clear" class="secondary">${escape(t`Clear filter`)}</button>
   <span class="spacer"></span>
-  <button type="button" id="refresh" class="secondary">Refresh</button>
-  <button type="button" id="export" class="secondary">Export CSV…</button>
+  <button type="button" id="refresh" class="secondary">${escape(t`Refresh`)}</button>
+  <button type="button" id="export" class="secondary">${escape(t`Export CSV…`)}</button>
 </form>
 <p id="problem" class="problem" role="alert" hidden></p>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <div class="table" role="region" aria-labelledby="caption" tabindex="0">
 <table>
-  <caption id="caption">Restriction log entries, newest first</caption>
+  <caption id="caption">${escape(t`Restriction log entries, newest first`)}</caption>
   <thead><tr>
-    <th scope="col">Time</th><th scope="col">User</th><th scope="col">Place</th><th scope="col">Moderator</th>
-    <th scope="col">Active</th><th scope="col">Duration</th><th scope="col">Display reason</th>
-    <th scope="col">Private reason</th><th scope="col">Exclude alt accounts</th>
+    ${headers.join('\n    ')}
   </tr></thead>
   <tbody id="rows"></tbody>
 </table>
 </div>
-<p><button type="button" id="more">Load more</button></p>
+<p><button type="button" id="more">${escape(t`Load more`)}</button></p>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

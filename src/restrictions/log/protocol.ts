@@ -5,6 +5,8 @@
 // Handshake: the page sends `ready` once its script runs (after every load, including a re-show of a hidden
 // panel); only then does the host send `state`. After that the host sends `state` whenever anything changes.
 
+import { t } from '../../core/text';
+
 export interface LogFilter {
   /** A user id, or "" for every user. */
   user: string;
@@ -56,9 +58,13 @@ export type ToHost =
   | { type: 'refresh' }
   | { type: 'exportCsv' };
 
-/** Why an id typed in the filter cannot be used, or undefined when it can ("" means no filter). */
+/**
+ * Why an id typed in the filter cannot be used, or undefined when it can ("" means no filter). The page has no
+ * translations: there t reads English.
+ */
 export function checkFilterId(text: string, what: 'User' | 'Place'): string | undefined {
-  return text === '' || /^[1-9]\d{0,18}$/.test(text) ? undefined : `${what} id must be a positive whole number.`;
+  if (text === '' || /^[1-9]\d{0,18}$/.test(text)) return undefined;
+  return what === 'User' ? t`User id must be a positive whole number.` : t`Place id must be a positive whole number.`;
 }
 
 /** The restore part of a page's saved state (any value can arrive); undefined when there is none that is usable. */
