@@ -11,7 +11,13 @@ const english: Translate = (message, ...args) =>
 
 let translate: Translate = english;
 
-export function useTranslator(next: Translate): void {
+/** A translator from a loaded bundle (message → translation), for a webview page that vscode.l10n does not reach. */
+export function fromBundle(bundle: Readonly<Record<string, string>>): Translate {
+  return (message, ...args) => english(Object.hasOwn(bundle, message) ? bundle[message] : message, ...args);
+}
+
+/** Sets the translator (without one: English again). */
+export function useTranslator(next: Translate = english): void {
   translate = next;
 }
 

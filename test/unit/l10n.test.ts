@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { BUNDLE, bundleText, messagesIn } from '../../scripts/l10n';
-import { messageOf, t } from '../../src/core/text';
+import { fromBundle, messageOf, t, useTranslator } from '../../src/core/text';
 
 describe('user-facing text', () => {
   it('t puts the values where the message has {0}, {1}…, in order', () => {
@@ -13,6 +13,19 @@ describe('user-facing text', () => {
     assert.equal(t`Deleted "${key}" from ${'Inventory'}.`, 'Deleted "Player_{1}" from Inventory.');
     assert.equal(messageOf(['Deleted "', '" from ', '.']), 'Deleted "{0}" from {1}.');
     assert.equal(t`Plain`, 'Plain');
+  });
+
+  it('a webview page translates from the bundle the host sends, and keeps English for what it lacks', () => {
+    const translate = fromBundle({ 'Deleted "{0}" from {1}.': '«{0}» aus {1} gelöscht.', Lifted: 'Aufgehoben' });
+    assert.equal(translate('Deleted "{0}" from {1}.', 'k', 'Store'), '«k» aus Store gelöscht.');
+    assert.equal(translate('Active'), 'Active');
+    assert.equal(translate('toString'), 'toString');
+    try {
+      useTranslator(translate);
+      assert.equal(t`Lifted`, 'Aufgehoben');
+    } finally {
+      useTranslator();
+    }
   });
 
   it('finds each t`…` with its message, and nothing else', () => {

@@ -230,10 +230,13 @@ export class RestrictionLogPanel implements vscode.Disposable {
 
   private async handle(m: ToHost): Promise<unknown> {
     switch (m.type) {
-      case 'ready':
+      case 'ready': {
         this.pageLoads++;
+        const bundle = vscode.l10n.bundle;
+        if (bundle) void this.panel.webview.postMessage({ type: 'texts', bundle } satisfies ToPage);
         this.post();
         return undefined;
+      }
       case 'applyFilter': {
         const problem = checkFilterId(m.filter.user, 'User') ?? checkFilterId(m.filter.place, 'Place');
         if (problem) throw new Error(problem);

@@ -49,7 +49,10 @@ export interface LogState {
   error?: string;
 }
 
-export type ToPage = { type: 'state'; state: LogState };
+export type ToPage =
+  | { type: 'state'; state: LogState }
+  /** The display language's bundle (vscode.l10n.bundle), sent before the first state when one is loaded. */
+  | { type: 'texts'; bundle: Record<string, string> };
 
 export type ToHost =
   | { type: 'ready' }

@@ -2,6 +2,7 @@
 // Every value from the service is set with textContent or as an attribute value, never parsed as HTML.
 // The filter being typed, and what the host needs to reopen the panel after a reload, are kept with
 // vscode.setState; rows come from the host after `ready`.
+import { fromBundle, t, useTranslator } from '../../../core/text';
 import { localTime, utcTime } from '../../../core/time';
 import {
   checkFilterId,
@@ -114,29 +115,36 @@ function row(r: LogRow): HTMLTableRowElement {
   time.dateTime = r.time;
   time.textContent = localTime(r.time);
   const timeCell = cell('');
-  timeCell.title = `UTC ${utcTime(r.time)}`;
+  timeCell.title = t`UTC ${utcTime(r.time)}`;
   timeCell.append(time);
   tr.append(
     timeCell,
     cell(r.user),
-    cell(r.place || 'universe', r.place ? undefined : 'muted'),
+    cell(r.place || t`universe`, r.place ? undefined : 'muted'),
     cell(r.moderator),
-    cell(r.active ? 'Active' : 'Lifted', r.active ? 'active' : 'lifted'),
+    cell(r.active ? t`Active` : t`Lifted`, r.active ? 'active' : 'lifted'),
     cell(r.duration),
     cell(r.displayReason, 'reason'),
     cell(r.privateReason, 'reason'),
-    cell(r.excludeAltAccounts ? 'Yes' : 'No'),
+    cell(r.excludeAltAccounts ? t`Yes` : t`No`),
   );
   return tr;
 }
 
 function describe(s: LogState): string {
-  if (s.loading) return 'Loading…';
-  const filter = [s.filter.user && `user ${s.filter.user}`, s.filter.place && `place ${s.filter.place}`]
-    .filter(Boolean)
-    .join(' and ');
-  const count = `${s.rows.length} ${s.rows.length === 1 ? 'entry' : 'entries'}`;
-  return `${count} loaded${filter ? ` for ${filter}` : ''}${s.hasMore ? '; more are available' : ''}.`;
+  if (s.loading) return t`Loading…`;
+  const { user, place } = s.filter;
+  const n = s.rows.length;
+  const loaded = n === 1 ? t`1 entry loaded` : t`${n} entries loaded`;
+  const filter =
+    user && place
+      ? t` for user ${user} and place ${place}`
+      : user
+        ? t` for user ${user}`
+        : place
+          ? t` for place ${place}`
+          : '';
+  return `${loaded}${filter}${s.hasMore ? t`; more are available` : ''}.`;
 }
 
 function render(s: LogState): void {
@@ -153,7 +161,7 @@ function render(s: LogState): void {
   else if (!invalidField) showProblem(undefined);
   document.body.setAttribute('aria-busy', String(s.loading));
   if (s.rows.length === 0 && !s.loading) {
-    const empty = cell('No log entries.', 'muted');
+    const empty = cell(t`No log entries.`, 'muted');
     empty.colSpan = 9;
     const tr = document.createElement('tr');
     tr.append(empty);
@@ -161,12 +169,13 @@ function render(s: LogState): void {
   } else {
     rows.replaceChildren(...s.rows.map(row));
   }
-  more.textContent = s.hasMore ? 'Load more' : 'All entries loaded';
+  more.textContent = s.hasMore ? t`Load more` : t`All entries loaded`;
   more.setAttribute('aria-disabled', String(!s.hasMore || s.loading));
 }
 
 window.addEventListener('message', (event: MessageEvent<ToPage>) => {
   const message = event.data;
+  if (message?.type === 'texts') useTranslator(fromBundle(message.bundle));
   if (message?.type === 'state') render(message.state);
 });
 
