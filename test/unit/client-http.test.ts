@@ -204,9 +204,12 @@ describe('connection failures, timeouts and abort', () => {
   it('abort cancels a request in flight with an AbortError', async () => {
     const { fixture } = await setup(() => undefined);
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 100);
     const started = Date.now();
-    const err = await rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    const failed = rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    // Abort once the server holds the request (a timer could fire before it arrives on a busy machine).
+    await until(() => fixture.seen.length === 1);
+    ac.abort();
+    const err = await failed;
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 5_000);
     assert.equal(fixture.seen.length, 1);
@@ -215,9 +218,11 @@ describe('connection failures, timeouts and abort', () => {
   it('abort stops a backoff sleep at once', async () => {
     const { fixture } = await setup((_r, res) => sendJson(res, 503, { message: 'x' }, { 'retry-after': '30' }));
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 200);
     const started = Date.now();
-    const err = await rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    const failed = rejection(() => t.client.datastores.getEntry(ENTRY, { signal: ac.signal }));
+    await until(() => fixture.seen.length === 1);
+    setTimeout(() => ac.abort(), 200); // the client is sleeping for retry-after by then
+    const err = await failed;
     assert.equal(err.name, 'AbortError');
     assert.ok(Date.now() - started < 5_000);
     assert.equal(fixture.seen.length, 1);
