@@ -31,10 +31,16 @@ export interface Ui {
   progress: Progress;
 }
 
+/**
+ * Prompts stay open when the focus moves (a click elsewhere, a tree or walkthrough page taking the focus back as the
+ * previous prompt closes): only Escape dismisses them, so nothing typed is lost on the way.
+ */
+const stay = <T extends { ignoreFocusOut?: boolean }>(options: T): T => ({ ignoreFocusOut: true, ...options });
+
 export const vscodeUi: Ui = {
-  input: async (options) => vscode.window.showInputBox(options),
-  pick: async (items, options) => vscode.window.showQuickPick(items, options),
-  pickMany: async (items, options) => vscode.window.showQuickPick(items, { ...options, canPickMany: true }),
+  input: async (options) => vscode.window.showInputBox(stay(options)),
+  pick: async (items, options) => vscode.window.showQuickPick(items, stay(options)),
+  pickMany: async (items, options) => vscode.window.showQuickPick(items, { ...stay(options), canPickMany: true }),
   pickOrType: (items, options, meaning) => pickOrType(items, options, meaning),
   info: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: async (message, options, ...actions) => vscode.window.showWarningMessage(message, options, ...actions),
@@ -99,7 +105,7 @@ function pickOrType<T extends vscode.QuickPickItem>(
     let result: T | string | undefined;
     quickPick.title = options.title;
     quickPick.placeholder = options.placeHolder;
-    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? false;
+    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
     quickPick.items = items;
     quickPick.onDidChangeValue((value) => {
       const text = value.trim();

@@ -12,6 +12,7 @@ import type { Log } from '../core/log';
 import { settings } from '../core/settings';
 import { t } from '../core/text';
 import { timeOfDay } from '../core/time';
+import { stepDone } from '../core/walkthrough';
 import type { Ui } from '../core/ui';
 import type { EntryAddress } from './entryPath';
 import { formatJson, JsonSyntaxError } from './json';
@@ -319,8 +320,7 @@ export class EntrySaver {
 
   private saved(a: EntryAddress, written: { version: string; createdTime: string }): SaveOutcome {
     this.log.info(`Saved ${a.datastoreName}/${a.scope}/${a.key} as version ${written.version}`);
-    // The walkthrough's "Open and save an entry" step completes on this.
-    void vscode.commands.executeCommand('setContext', 'universeExplorer.entrySaved', true);
+    stepDone('entrySaved');
     vscode.window.setStatusBarMessage(`$(check) ${t`Saved ${a.key} at ${timeOfDay(written.createdTime)}`}`, 8000);
     return { saved: true, version: written.version };
   }

@@ -10,6 +10,7 @@ import { entriesUiTest } from './entriesUi';
 import { keysUiTest } from './keysUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import { sandboxUiTest } from './sandboxUi';
+import { walkthroughUiTest } from './walkthroughUi';
 import type { UiTest } from './workbench';
 
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
@@ -57,4 +58,5 @@ export const UI_TESTS: UiTest[] = [
   entriesUiTest(RESULTS_DIR),
   sandboxUiTest(RESULTS_DIR),
   keysUiTest(RESULTS_DIR),
+  walkthroughUiTest(RESULTS_DIR),
 ];

@@ -2,7 +2,7 @@
 // payload URL, and small helpers for the UI tests (activity bar, tree rows, screenshots).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 import type { RunningCodeServer } from '../../scripts/code-server';
 
 export const CHROMIUM_ARGS = [
@@ -180,6 +180,13 @@ export class Workbench {
     return row;
   }
 
+  /** Collapses an expanded tree row (clicking its twistie). */
+  async collapseTreeRow(label: string): Promise<void> {
+    const row = this.treeRow(label);
+    if ((await row.getAttribute('aria-expanded')) === 'true') await row.locator('.monaco-tl-twistie').click();
+    await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'false', await row.elementHandle());
+  }
+
   /** Runs a command through the command palette by its title. */
   async runCommand(title: string): Promise<void> {
     await this.page.keyboard.press('F1');
@@ -204,6 +211,49 @@ export class Workbench {
       await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
     }
     await this.page.keyboard.press('Enter');
+  }
+
+  /** Picks the item of the open quick pick whose label is `label`. */
+  async pick(label: string): Promise<void> {
+    const row = this.page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 20_000 });
+    await row.click();
+  }
+
+  /**
+   * Answers an open dialog (code-server's own: a path in the quick input, starting at the workspace folder) with
+   * this path inside the workspace, then its button (`ok`, the dialog's own label such as "Open").
+   */
+  async chooseFile(title: string, relativePath: string, ok: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 20_000 });
+    const input = widget.locator('.quick-input-box input');
+    // The dialog shows the workspace folder once it lists the path's first folder and its path ends with a slash.
+    const row = (name: string) => widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await row(relativePath.split('/')[0]).waitFor();
+    await this.page.waitForFunction(
+      (el) => (el as HTMLInputElement | null)?.value.endsWith('/'),
+      await input.elementHandle(),
+    );
+    await input.fill((await input.inputValue()) + relativePath);
+    await row(path.posix.basename(relativePath)).waitFor();
+    await widget.getByRole('button', { name: ok, exact: true }).click();
+  }
+
+  /** The page frame of a webview (a frame inside a workbench webview frame) that holds `selector`. */
+  async webviewFrame(selector: string, timeoutMs = 30_000): Promise<Frame> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        if (!frame.parentFrame()?.url().includes('webview')) continue;
+        if (await frame.$(selector).catch(() => null)) return frame;
+      }
+      if (Date.now() > end) throw new Error(`no webview holds ${selector}`);
+      await this.page.waitForTimeout(200);
+    }
   }
 
   /** Opens a tree row's context menu and runs the item with this label. */

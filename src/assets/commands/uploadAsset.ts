@@ -4,6 +4,7 @@ import { MEDIA_TYPES, mediaTypeFor, type Asset, type CreateAssetRequest } from '
 import { isCancel, reason } from '../../core/errors';
 import { pickConnection } from '../../core/prompts';
 import { t } from '../../core/text';
+import { stepDone } from '../../core/walkthrough';
 import { required } from '../../core/ui';
 import { defaultName, supportedTypes } from '../assetFormat';
 import { AssetsGroupNode } from '../tree';
@@ -114,6 +115,7 @@ async function uploadBatch(ctx: AssetsContext, connectionId: string, uploads: Up
           })
           .then((asset): UploadResult => {
             step(u, t`done`, true);
+            stepDone('assetUploaded');
             announceAsset(ctx, connectionId, t`Uploaded ${u.name} as asset ${asset.assetId}`, asset);
             return { file: u.name, asset };
           })

@@ -1,5 +1,6 @@
 import { askApiKey, askBaseUrl, askName, askPrefix, askUniverses } from '../prompts';
 import { t } from '../text';
+import { stepDone } from '../walkthrough';
 import type { CoreCommand } from './context';
 
 export const addConnection: CoreCommand = {
@@ -15,6 +16,7 @@ export const addConnection: CoreCommand = {
     const universes = await askUniverses(ctx.ui);
     const connection = await ctx.connections.add({ name, baseUrl, entryHeaderPrefix, universes }, apiKey);
     ctx.log.info(`Added connection "${name}" (${baseUrl})`);
+    stepDone('connectionAdded');
     return connection;
   },
 };
