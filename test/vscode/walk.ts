@@ -64,6 +64,16 @@ class Walker {
     await this.wb.runCommand(title);
   }
 
+  /** Opens the Universes view with the sandbox's Data Stores expanded; returns the sandbox's address. */
+  async sandboxStores(): Promise<string> {
+    await this.wb.openViewContainer('Universes');
+    await this.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+    const url = await this.wb.treeRowDescription('Local Sandbox');
+    await this.wb.expandTreeRow('Demo Universe');
+    await this.wb.expandTreeRow('Data Stores');
+    return url;
+  }
+
   async pause(ms = 800): Promise<void> {
     await this.page.waitForTimeout(ms);
   }
@@ -272,11 +282,7 @@ async function acceptSaveDialog(w: Walker): Promise<void> {
 /** Backups and hostile values: an export meeting an unreadable entry, a CSV of formula-like reasons, an upload left pending. */
 async function backups(w: Walker): Promise<void> {
   const page = w.page;
-  await w.wb.openViewContainer('Universes');
-  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
-  const sandboxUrl = await w.wb.treeRowDescription('Local Sandbox');
-  await w.wb.expandTreeRow('Demo Universe');
-  await w.wb.expandTreeRow('Data Stores');
+  const sandboxUrl = await w.sandboxStores();
   // Another writer's value that is not JSON, played back by the sandbox for the next entry read.
   await addFault(sandboxUrl, notJsonEntryRead(1));
   await w.menu(w.row('Inventory'), 'Export…');
@@ -376,11 +382,7 @@ async function menus(w: Walker): Promise<void> {
 /** Every day: the status bar during a (slowed) export and its details, Delete and Enter, typed scope, times, Undo. */
 async function daily(w: Walker): Promise<void> {
   const page = w.page;
-  await w.wb.openViewContainer('Universes');
-  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
-  const sandboxUrl = await w.wb.treeRowDescription('Local Sandbox');
-  await w.wb.expandTreeRow('Demo Universe');
-  await w.wb.expandTreeRow('Data Stores');
+  const sandboxUrl = await w.sandboxStores();
   await w.shot('status-bar-connection');
 
   // Inventory's scope typed into its list.
