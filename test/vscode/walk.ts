@@ -12,7 +12,7 @@ const RESULTS = path.join(ROOT, 'test-results');
 const args = process.argv.slice(2);
 const url =
   args.find((a) => a.startsWith('http')) ??
-  'http://127.0.0.1:8080/?folder=' + encodeURIComponent(path.join(ROOT, '.tools/start/ws'));
+  'http://127.0.0.1:8080/?folder=' + encodeURIComponent(path.join(ROOT, '.tools/start/demo'));
 
 class Walker {
   private step = 0;
@@ -325,13 +325,13 @@ async function backups(w: Walker): Promise<void> {
   // An upload whose following is cancelled stays pending, and joins the Assets group once checked.
   await w.wb.openViewContainer('Explorer');
   await w.wb.expandTreeRow('assets');
-  await w.menu(w.row('blue.png'), 'Upload as Asset');
+  await w.menu(w.row('coin.png'), 'Upload as Asset');
   await w.pause(800);
-  if (await page.locator('.quick-input-title', { hasText: 'Upload blue.png as' }).isVisible()) await w.pick('Image');
-  await w.wb.answer('Display name for blue.png', 'Walked Upload');
+  if (await page.locator('.quick-input-title', { hasText: 'Upload coin.png as' }).isVisible()) await w.pick('Image');
+  await w.wb.answer('Display name for coin.png', 'Walked Upload');
   await w.wb.answer('Description', 'Uploaded by the walk');
   await w.wb.answer('Creator', '1234');
-  const progress = page.locator('.notification-toast', { hasText: 'Uploading blue.png' });
+  const progress = page.locator('.notification-toast', { hasText: 'Uploading coin.png' });
   await progress.waitFor({ timeout: 20_000 });
   await progress.getByRole('button', { name: 'Cancel' }).click();
   await w.pause(1500);
