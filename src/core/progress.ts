@@ -3,9 +3,14 @@ import vscode = require('vscode');
 export type Report = (message: string, increment?: number) => void;
 
 export interface ProgressOptions {
-  /** Show the notification only once the work has taken this long (quick work shows nothing); it starts at once. */
+  /**
+   * Show the notification only once the work has taken this long (default 300 ms; 0 shows it at once); the work
+   * starts at once. Quick work (one request) then shows no notification that flashes and pushes others away.
+   */
   delayMs?: number;
 }
+
+const DEFAULT_DELAY_MS = 300;
 
 /** Runs work under a cancellable notification; the AbortSignal follows its Cancel button. */
 export type Progress = <T>(
@@ -34,10 +39,11 @@ export const withProgress: Progress = (title, task, options = {}) => {
     );
   // The caller handles the work's failure; the notification only follows it.
   const quietly = () => void show().then(undefined, () => undefined);
-  if (!options.delayMs) {
+  const delayMs = options.delayMs ?? DEFAULT_DELAY_MS;
+  if (delayMs <= 0) {
     quietly();
     return work;
   }
-  const timer = setTimeout(quietly, options.delayMs);
+  const timer = setTimeout(quietly, delayMs);
   return work.finally(() => clearTimeout(timer));
 };

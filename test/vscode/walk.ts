@@ -396,7 +396,7 @@ async function daily(w: Walker): Promise<void> {
   await w.shot('scope-season2');
 
   // The sandbox answers slowly (as a busy service would), so the export shows in the status bar.
-  await addFault(sandboxUrl, { method: 'GET', path: '/entries/entry', delayMs: 150, times: 25 });
+  await addFault(sandboxUrl, { method: 'GET', path: '/entries/entry', delayMs: 2000, times: 25 });
   await w.menu(w.row('Inventory'), 'Export…');
   await acceptSaveDialog(w);
   await w.pause(800);
@@ -410,6 +410,9 @@ async function daily(w: Walker): Promise<void> {
   await w.shot('status-details-export');
   await page.keyboard.press('Escape');
   await page.locator('.notification-toast', { hasText: 'Exported' }).waitFor({ timeout: 60_000 });
+  await w.shot('export-done');
+  // A toast with a button stays until dismissed, and VS Code then hides newer ones behind it: dismiss it as a user does.
+  await w.palette('Notifications: Clear All Notifications');
   await w.collapse('Inventory');
 
   // Delete by key on an entry, its confirmation, then Undo from the toast.
@@ -428,6 +431,7 @@ async function daily(w: Walker): Promise<void> {
   const deleted = page.locator('.notification-toast', { hasText: 'Deleted "Player_10003"' });
   await deleted.waitFor({ timeout: 20_000 });
   await w.shot('deleted-with-undo');
+  await w.pause(); // a person reads the toast first
   await deleted.getByRole('button', { name: 'Undo' }).click();
   await page.locator('.notification-toast', { hasText: 'holds its earlier value again' }).waitFor({ timeout: 20_000 });
   await w.shot('undone');
@@ -438,6 +442,7 @@ async function daily(w: Walker): Promise<void> {
   const incremented = page.locator('.notification-toast', { hasText: 'incremented by 5' });
   await incremented.waitFor({ timeout: 20_000 });
   await w.shot('incremented-with-undo');
+  await w.pause();
   await incremented.getByRole('button', { name: 'Undo' }).click();
   await page.locator('.notification-toast', { hasText: 'undoing the increment' }).waitFor({ timeout: 20_000 });
 
