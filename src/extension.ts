@@ -5,7 +5,7 @@ import { assetsKeys } from './assets/keys';
 import type { AssetsModel } from './assets/model';
 import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
-import { Connections } from './core/connections';
+import { Connections, SANDBOX_ID } from './core/connections';
 import { Log } from './core/log';
 import { StatusBar } from './core/statusBar';
 import { useTranslator } from './core/text';
@@ -20,6 +20,7 @@ import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
 import { activateSandbox } from './sandbox';
+import { demoAssets } from './sandbox/demo';
 import type { Sandbox } from './sandbox/sandbox';
 
 /** The parts the tests inside VS Code reach; a test may put its own Ui in place of VS Code's. */
@@ -62,6 +63,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: context.globalState });
   const sandbox = activateSandbox({ context, connections, ui, log, status });
+  // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
+  const introduceDemoAssets = (): void => {
+    if (connections.get(SANDBOX_ID)) void assets.model.introduce(SANDBOX_ID, demoAssets);
+  };
+  introduceDemoAssets();
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
   const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys };
   context.subscriptions.push(
@@ -75,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...assets.disposables,
     ...sandbox.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
+    connections.onDidChange(introduceDemoAssets),
   );
   const ctx: TestContext = {
     get ui(): Ui {

@@ -15,11 +15,12 @@ const creatorKey = (connectionId: string) => `universeExplorer.assetCreator.${co
  * The assets each connection knows (there is no call that lists a creator's assets) and the creator last used for
  * an upload, kept in globalState. Ids and display data only; never a key.
  *
- * A list, once read, is kept in memory and written through: globalState can answer with an older value for a
- * moment after two quick updates (two uploads finishing together), which lost the first asset.
+ * A list or creator, once read, is kept in memory and written through: globalState can answer with an older value
+ * for a moment after two quick updates (two uploads finishing together), which lost the first asset.
  */
 export class AssetList {
   private readonly lists = new Map<string, KnownAsset[]>();
+  private readonly creators = new Map<string, Creator | undefined>();
 
   constructor(private readonly state: vscode.Memento) {}
 
@@ -54,6 +55,7 @@ export class AssetList {
   /** Drops everything kept for a connection (it was removed). */
   async forgetConnection(connectionId: string): Promise<void> {
     this.lists.delete(connectionId);
+    this.creators.delete(connectionId);
     // Both start at once: globalState answers with the new values from the moment an update starts.
     await Promise.all([
       this.state.update(listKey(connectionId), undefined),
@@ -74,11 +76,21 @@ export class AssetList {
   }
 
   creator(connectionId: string): Creator | undefined {
-    return this.state.get<Creator>(creatorKey(connectionId));
+    if (!this.creators.has(connectionId))
+      this.creators.set(connectionId, this.state.get<Creator>(creatorKey(connectionId)));
+    return this.creators.get(connectionId);
   }
 
   async setCreator(connectionId: string, creator: Creator): Promise<void> {
+    this.creators.set(connectionId, creator);
     await this.state.update(creatorKey(connectionId), creator);
+  }
+
+  /** Adds assets not listed yet, at the end, in one write. */
+  async addAll(connectionId: string, assets: readonly KnownAsset[]): Promise<void> {
+    const list = this.list(connectionId);
+    const added = assets.filter((a) => !list.some((b) => b.id === a.id)).map(shown);
+    if (added.length) await this.save(connectionId, [...list, ...added]);
   }
 }
 

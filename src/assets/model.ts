@@ -43,6 +43,7 @@ export interface PendingUpload {
 }
 
 const pendingKey = (connectionId: string) => `universeExplorer.pendingUploads.${connectionId}`;
+const introducedKey = (connectionId: string) => `universeExplorer.assetsIntroduced.${connectionId}`;
 
 /** `assetId` absent: the connection's list changed; present: that asset was read again. */
 export interface AssetsChange {
@@ -62,6 +63,7 @@ export class AssetsModel implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly known: AssetList;
   private readonly details = new Map<string, AssetDetails>();
+  private readonly introduced = new Map<string, Promise<void>>();
   private readonly removal: vscode.Disposable;
 
   constructor(
@@ -88,6 +90,25 @@ export class AssetsModel implements vscode.Disposable {
   async add(connectionId: string, asset: KnownAsset): Promise<void> {
     await this.known.add(connectionId, asset);
     this.changed.fire({ connectionId });
+  }
+
+  /**
+   * Adds assets the connection is known to hold (the Local Sandbox's demo), once per connection: what the user
+   * removes from the list later stays removed.
+   */
+  introduce(connectionId: string, assets: readonly KnownAsset[]): Promise<void> {
+    let done = this.introduced.get(connectionId);
+    if (!done) {
+      const key = introducedKey(connectionId);
+      done = this.state.get<boolean>(key)
+        ? Promise.resolve()
+        : this.known.addAll(connectionId, assets).then(async () => {
+            await this.state.update(key, true);
+            this.changed.fire({ connectionId });
+          });
+      this.introduced.set(connectionId, done);
+    }
+    return done;
   }
 
   /** Forgets the asset in this list only; the service is not asked. */

@@ -15,8 +15,7 @@ import type { Log } from '../core/log';
 import { settings } from '../core/settings';
 import { t } from '../core/text';
 import { alive } from '../emulator/lock';
-
-export const demoUniverse = { id: 123456, name: 'Demo Universe' };
+import { demoUniverse } from './demo';
 
 const portKey = 'universeExplorer.sandbox.port';
 /** How long a start may take before it is reported as failed. */

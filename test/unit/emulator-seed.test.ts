@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/server';
+import { demoAssets } from '../../src/sandbox/demo';
 import { call, DS, entry, ENTRY, start } from './fixtures/emulator/harness';
 
 let a: RunningEmulator;
@@ -14,6 +15,16 @@ const keys = async (url: string, datastoreName: string, query: Record<string, st
   (await call(url, 'GET', `${DS()}/datastore/entries`, { query: { datastoreName, limit: 1000, ...query } })).json.keys;
 
 describe('demo seed', () => {
+  it("holds the assets the Local Sandbox's connection is told of (the API cannot list them)", async () => {
+    for (const known of demoAssets) {
+      const asset = (await call(a.url, 'GET', `/assets/v1/assets/${known.id}`)).json;
+      assert.deepEqual(
+        [asset.assetId, asset.displayName, asset.assetType],
+        [known.id, known.displayName, known.assetType],
+      );
+    }
+  });
+
   it('holds data stores in several scopes, with versions, attributes, user ids and numbers', async () => {
     const stores = (await call(a.url, 'GET', DS(), { query: { limit: 100 } })).json.datastores.map(
       (d: { name: string }) => d.name,

@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { demoUniverse } from '../sandbox';
+import { demoUniverse } from '../demo';
 import type { SandboxCommand } from './context';
 
 /** The sandbox's address and key, to curl or script against it from a terminal. */

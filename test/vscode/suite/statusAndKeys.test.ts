@@ -202,6 +202,24 @@ suite('status bar and row keys', () => {
 });
 
 suite('the Local Sandbox for a new user', () => {
+  test("the sandbox's Assets group lists the demo's assets, which the API cannot list", async () => {
+    const ctx = (await extensionApi()).testing.ctx;
+    await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    const [sandbox] = (await ctx.tree.getChildren()).filter((n) => label(n) === 'Local Sandbox');
+    assert.ok(sandbox, 'no Local Sandbox in the tree');
+    const [universe] = await ctx.tree.getChildren(sandbox);
+    const group = (await ctx.tree.getChildren(universe)).find((n) => label(n) === 'Assets');
+    assert.ok(group, 'no Assets group');
+    const shown = await until('the demo assets', async () => {
+      ctx.tree.refresh(group);
+      const names = (await ctx.tree.getChildren(group)).map(label);
+      return names.includes('Universe Logo') && names;
+    });
+    for (const name of ['Universe Logo', 'Pine Tree', 'Theme Song', 'Fan Art [review]', 'Old Banner [reject]']) {
+      assert.ok(shown.includes(name), `${name} is not listed: ${shown.join(', ')}`);
+    }
+  });
+
   test("an upload to the Local Sandbox starts from the demo's creator, user 1001", async () => {
     const ctx = (await extensionApi()).testing.ctx;
     const realUi = ctx.ui;
