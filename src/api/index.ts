@@ -79,3 +79,4 @@ export type {
   RestrictionLog,
   UserRestriction,
 } from './schemas';
+export * from './timeMachine';

@@ -1,0 +1,102 @@
+// An entry as it was at a moment: the newest version written at or before it (List Entry Versions with endTime,
+// newest first, one item), then that version's value. A deletion is a version too (deleted: true), listed like the
+// others, so a key deleted at the moment has a version there and no value.
+import type { OpenApiClient } from '../client';
+import type { Entry } from '../datastores';
+import { NotFoundError } from '../errors';
+import type { CallOptions } from '../http';
+import type { EntryVersion } from '../schemas';
+
+/** One entry of one store. */
+export interface EntryAddress {
+  universeId: number | string;
+  datastoreName: string;
+  /** Default "global". */
+  scope?: string;
+  key: string;
+}
+
+/** An entry's value and metadata as a version holds them, and that version as listed. */
+export interface EntryAt extends Entry {
+  at: EntryVersion;
+}
+
+const query = (a: EntryAddress) => ({
+  universeId: a.universeId,
+  datastoreName: a.datastoreName,
+  scope: a.scope ?? 'global',
+  entryKey: a.key,
+});
+
+/**
+ * The newest versions of an entry, newest first, at most `limit`, written at or before `time` when given. Empty
+ * when the key has no such version, or is unknown (never written, or purged 30 days after a deletion).
+ */
+export async function newestVersions(
+  client: OpenApiClient,
+  address: EntryAddress,
+  limit: number,
+  time?: Date,
+  opts: CallOptions = {},
+): Promise<EntryVersion[]> {
+  try {
+    const page = await client.datastores.listEntryVersions(
+      { ...query(address), endTime: time?.toISOString(), sortOrder: 'Descending', limit },
+      opts,
+    );
+    return page.items.slice(0, limit);
+  } catch (error) {
+    if (error instanceof NotFoundError) return [];
+    throw error;
+  }
+}
+
+/**
+ * The version in effect at `time`: the newest written at or before it, a deletion (deleted: true) included; undefined
+ * when the key had no version yet (or is unknown now). One request.
+ */
+export async function versionAt(
+  client: OpenApiClient,
+  address: EntryAddress,
+  time: Date,
+  opts: CallOptions = {},
+): Promise<EntryVersion | undefined> {
+  return (await newestVersions(client, address, 1, time, opts))[0];
+}
+
+/** A listed version's value (Get Entry Version); undefined when it is gone since it was listed. */
+export async function readVersion(
+  client: OpenApiClient,
+  address: EntryAddress,
+  version: EntryVersion,
+  opts: CallOptions = {},
+): Promise<EntryAt | undefined> {
+  try {
+    const entry = await client.datastores.getEntryVersion({ ...query(address), versionId: version.version }, opts);
+    return { ...entry, at: version };
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The entry as it was at `time`: the exact bytes of its value, its attributes and user ids, and the version that
+ * held them; undefined when the key did not exist or was deleted then. It is the newest version kept: of an hour
+ * with several writes the service keeps only the last, so a time inside such an hour may get the hour before. Two
+ * requests (one when there is no value).
+ */
+export async function entryAt(
+  client: OpenApiClient,
+  address: EntryAddress,
+  time: Date,
+  opts: CallOptions = {},
+): Promise<EntryAt | undefined> {
+  // A version listed and then thinned away before its read: look again once.
+  for (let attempt = 1; ; attempt++) {
+    const version = await versionAt(client, address, time, opts);
+    if (!version || version.deleted) return undefined;
+    const entry = await readVersion(client, address, version, opts);
+    if (entry || attempt === 2) return entry;
+  }
+}

@@ -1,0 +1,24 @@
+// The data-store time machine: an entry or a store as it was at a moment, and what changed since.
+export { entryAt, newestVersions, readVersion, versionAt, type EntryAddress, type EntryAt } from './at';
+export {
+  compareWithTime,
+  formatComparisonLine,
+  statusOf,
+  writeComparison,
+  type CompareCounts,
+  type CompareOptions,
+  type CompareSelection,
+  type CompareStatus,
+  type CompareSummary,
+  type KeyComparison,
+} from './compare';
+export {
+  checkMoment,
+  KEEP_DAYS,
+  MOMENT_PRESETS,
+  momentBefore,
+  parseMoment,
+  restorableSince,
+  RETENTION_NOTE,
+  type MomentOptions,
+} from './moment';
