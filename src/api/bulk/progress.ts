@@ -50,29 +50,45 @@ export interface BulkRun {
 }
 
 /**
- * Runs a bulk job with a signal that follows the caller's and a scheduler paced by the client's rate limits. Each
- * in-flight request listens to the run's signal, so it allows more listeners than Node's default warning level;
- * it is detached from the caller's signal when the job ends.
+ * What a bulk run works with: a signal that follows the caller's and a scheduler paced by the client's rate limits.
+ * Each in-flight request listens to the run's signal, so it allows more listeners than Node's default warning level.
+ * `end` detaches it from the caller's signal and stops whatever is still in flight.
  */
-export async function bulkRun<R>(
+export function startRun(
   client: { readonly rateLimit: RateLimit | undefined },
   opts: Pick<BulkOptions<never>, 'signal' | 'concurrency'>,
-  job: (run: BulkRun) => Promise<R>,
-): Promise<R> {
+): BulkRun & { end(): void } {
   const outer = opts.signal;
   const inner = new AbortController();
   setMaxListeners(0, inner.signal);
   const abort = (): void => inner.abort(outer?.reason);
   if (outer?.aborted) abort();
   outer?.addEventListener('abort', abort, { once: true });
+  const scheduler = new Scheduler({
+    concurrency: opts.concurrency,
+    rateLimit: () => client.rateLimit,
+    signal: inner.signal,
+  });
+  return {
+    signal: inner.signal,
+    scheduler,
+    end: () => {
+      outer?.removeEventListener('abort', abort);
+      inner.abort();
+    },
+  };
+}
+
+/** Runs a bulk job in a run of its own (startRun), ended when the job ends. */
+export async function bulkRun<R>(
+  client: { readonly rateLimit: RateLimit | undefined },
+  opts: Pick<BulkOptions<never>, 'signal' | 'concurrency'>,
+  job: (run: BulkRun) => Promise<R>,
+): Promise<R> {
+  const run = startRun(client, opts);
   try {
-    const scheduler = new Scheduler({
-      concurrency: opts.concurrency,
-      rateLimit: () => client.rateLimit,
-      signal: inner.signal,
-    });
-    return await job({ signal: inner.signal, scheduler });
+    return await job(run);
   } finally {
-    outer?.removeEventListener('abort', abort);
+    run.end();
   }
 }

@@ -2,14 +2,13 @@
 // status comes from version ids (the newest version now against the version in effect then), so an unchanged key
 // costs one List Entry Versions and no value read. Keys stream through the bulk scheduler in listing order; only the
 // window of keys in flight is held.
-import { setMaxListeners } from 'node:events';
 import type { OpenApiClient } from '../client';
 import type { EntryKey } from '../datastores';
 import type { Page } from '../paging';
 import type { EntryVersion } from '../schemas';
 import { LineWriter } from '../bulk/ndjson';
-import { Progress, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
-import { orderedMap, Scheduler } from '../bulk/scheduler';
+import { Progress, startRun, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
+import { orderedMap, type Scheduler } from '../bulk/scheduler';
 import { newestVersions, readVersion, versionAt, type EntryAddress } from './at';
 import { checkMoment } from './moment';
 
@@ -86,15 +85,9 @@ export async function* compareWithTime(
   opts: CompareOptions = {},
 ): AsyncGenerator<KeyComparison, CompareSummary> {
   if (opts.now) checkMoment(time, opts.now);
-  const outer = opts.signal;
-  const inner = new AbortController();
-  setMaxListeners(0, inner.signal);
-  const abort = (): void => inner.abort(outer?.reason);
-  if (outer?.aborted) abort();
-  outer?.addEventListener('abort', abort, { once: true });
-  const signal = inner.signal;
+  const run = startRun(client, opts);
+  const { signal, scheduler } = run;
   const call = { signal };
-  const scheduler = new Scheduler({ concurrency: opts.concurrency, rateLimit: () => client.rateLimit, signal });
   const progress = new Progress<CompareCounts>(
     { unchanged: 0, changed: 0, created: 0, deleted: 0, absent: 0, otherUsers: 0 },
     (c) => c.unchanged + c.changed + c.created + c.deleted + c.absent + c.otherUsers,
@@ -141,8 +134,7 @@ export async function* compareWithTime(
       progress.tick();
     }
   } finally {
-    outer?.removeEventListener('abort', abort);
-    inner.abort(); // whatever is still in flight after a stop
+    run.end(); // and whatever is still in flight after a stop
     ms = progress.end(); // also after a stop, so the caller has the final counts
   }
   return { ...counts, ms };
