@@ -13,6 +13,29 @@ export {
   type KeyComparison,
 } from './compare';
 export {
+  compareStores,
+  type CompareSide,
+  type CompareStoresOptions,
+  type Difference,
+  type FileSide,
+  type LiveSide,
+  type SideEntry,
+  type StoresComparison,
+  type StoresCounts,
+  type StoresStatus,
+  type StoresSummary,
+} from './compareStores';
+export {
+  canonicalJson,
+  fieldHistory,
+  formatFieldPath,
+  parseFieldPath,
+  valueAtPath,
+  type FieldChange,
+  type FieldHistoryOptions,
+  type FieldPath,
+} from './fieldHistory';
+export {
   checkMoment,
   KEEP_DAYS,
   MOMENT_PRESETS,
