@@ -10,12 +10,14 @@ import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { chooseScope } from './commands/chooseScope';
 import { compareVersion } from './commands/compareVersion';
+import { compareWithTime } from './commands/compareWithTime';
 import type { DataStoresCommand } from './commands/context';
 import { copyKey } from './commands/copyKey';
 import { copyVersion } from './commands/copyVersion';
 import { deleteEntry } from './commands/deleteEntry';
 import { editMetadata } from './commands/editMetadata';
 import { exportDataStore } from './commands/exportDataStore';
+import { fieldHistory } from './commands/fieldHistory';
 import { filterDataStores } from './commands/filterDataStores';
 import { filterEntries } from './commands/filterEntries';
 import { goToKey } from './commands/goToKey';
@@ -47,6 +49,8 @@ const commands: readonly DataStoresCommand[] = [
   restoreVersion,
   exportDataStore,
   importDataStore,
+  compareWithTime,
+  fieldHistory,
   saveEntry,
 ];
 

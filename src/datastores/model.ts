@@ -3,19 +3,27 @@
 // views follow.
 import vscode = require('vscode');
 import {
+  compareWithTime,
   exportDataStore,
+  fieldHistory,
   importDataStore,
   NotFoundError,
   type BulkOptions,
+  type CompareOptions,
+  type CompareSummary,
   type DataStore,
   type Entry,
   type EntryKey,
   type EntryVersion,
   type ExportCounts,
   type ExportResult,
+  type FieldChange,
+  type FieldHistoryOptions,
+  type FieldPath,
   type ImportCounts,
   type ImportMode,
   type ImportResult,
+  type KeyComparison,
   type OpenApiClient,
   type Page,
 } from '../api';
@@ -210,6 +218,57 @@ export class DataStoresModel implements vscode.Disposable {
       { signal },
     );
     return page.items[0];
+  }
+
+  /** The entry's newest versions (deletions included), newest first, at most `limit`. */
+  async recentVersions(a: EntryAddress, limit: number, signal: AbortSignal): Promise<EntryVersion[]> {
+    const client = await this.client(a);
+    try {
+      const page = await client.datastores.listEntryVersions(
+        { ...entryRequest(a), sortOrder: 'Descending', limit },
+        { signal },
+      );
+      return page.items.slice(0, limit);
+    } catch (error) {
+      if (error instanceof NotFoundError) return [];
+      throw error;
+    }
+  }
+
+  // The time machine.
+
+  /** Each key of the store under its filter (scope and prefix) that held an entry at `time` or now, against then. */
+  async *compareWithTime(
+    store: StoreRef,
+    time: Date,
+    opts: CompareOptions,
+  ): AsyncGenerator<KeyComparison, CompareSummary> {
+    const client = await this.client(store);
+    const { scope, prefix } = this.filter(store);
+    const all = scope === allScopes;
+    return yield* compareWithTime(
+      client,
+      {
+        universeId: store.universeId,
+        datastoreName: store.datastoreName,
+        scope: all ? undefined : scope,
+        allScopes: all,
+        prefix: prefix || undefined,
+      },
+      time,
+      opts,
+    );
+  }
+
+  /** The versions of an entry where the value at `path` changed, oldest first. */
+  async *fieldHistory(a: EntryAddress, path: FieldPath, opts: FieldHistoryOptions): AsyncGenerator<FieldChange> {
+    const client = await this.client(a);
+    yield* fieldHistory(
+      client,
+      { universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, key: a.key },
+      path,
+      opts,
+    );
   }
 
   // Entries open as documents.

@@ -36,6 +36,8 @@ interface BulkJob<C, R> {
   run(opts: BulkOptions<C>): Promise<R>;
   /** What a cancel leaves, told to the user. */
   stopped(counts: C): string;
+  /** The notification's progress line (default: entries handled and their rate). */
+  describe?(counts: C & { ratePerSecond: number }): string;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function runBulk<C extends object, R>(
           onProgress: (p) => {
             counts = p;
             shown.rate(p.ratePerSecond);
-            report(t`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
+            report(job.describe ? job.describe(p) : t`${count(job.handled(p))} entries · ${count(p.ratePerSecond)}/s`);
           },
         }),
       { delayMs: 500 },

@@ -1,0 +1,97 @@
+// The moment a time-machine command looks at: a preset, a typed local or ISO time, or "just before" one of an
+// entry's recent versions. The prompt says what the service keeps; a time it cannot show (older than what it keeps,
+// or in the future) is refused with the reason, and the prompt asks again with that reason in its title.
+import vscode = require('vscode');
+import { KEEP_DAYS, momentBefore, parseMoment, restorableSince, type EntryVersion } from '../../api';
+import { t } from '../../core/text';
+import { localAndUtc, localTime } from '../../core/time';
+import { required, type Ui } from '../../core/ui';
+import type { EntryAddress } from '../entryPath';
+import type { DataStoresModel } from '../model';
+import { versionTime } from '../uris';
+
+const HOUR_MS = 3_600_000;
+
+export interface MomentPrompt {
+  /** The prompt's title: what the time is for. */
+  title: string;
+  /** With an entry, its recent versions are offered too ("Just before version of …"). */
+  entry?: { model: DataStoresModel; address: EntryAddress; signal: AbortSignal };
+  /** The time "ago" counts from (default: this machine's clock). */
+  now?: () => Date;
+}
+
+interface MomentItem extends vscode.QuickPickItem {
+  time: () => Date;
+}
+
+/** Recent versions offered for an entry. */
+const VERSIONS_OFFERED = 10;
+
+/** What the service keeps, said before a time is chosen. */
+export const retentionNote = (): string =>
+  t`The service keeps one version per key per hour (the last write of each UTC hour) and superseded versions for ${KEEP_DAYS} days.`;
+
+/** Why a time cannot be looked at (older than what the service keeps, or in the future); undefined when it can. */
+export function momentRefusal(time: Date, now: Date): string | undefined {
+  const since = restorableSince(now);
+  if (time.getTime() < since.getTime())
+    return t`${localAndUtc(time.getTime())} is more than ${KEEP_DAYS} days ago: the service keeps superseded versions for ${KEEP_DAYS} days, so the oldest time it can show is ${localTime(since.getTime())}`;
+  if (time.getTime() > now.getTime()) return t`${localAndUtc(time.getTime())} is in the future`;
+  return undefined;
+}
+
+function presets(now: () => Date): MomentItem[] {
+  const ago = (hours: number) => () => new Date(now().getTime() - hours * HOUR_MS);
+  return [
+    { label: t`1 hour ago`, time: ago(1) },
+    { label: t`24 hours ago`, time: ago(24) },
+    { label: t`7 days ago`, time: ago(24 * 7) },
+  ].map((p) => ({ ...p, description: localTime(p.time().getTime()) }));
+}
+
+function beforeVersions(versions: EntryVersion[]): MomentItem[] {
+  return versions.map((v) => ({
+    label: t`Just before version of ${versionTime(v.createdTime)}`,
+    description: v.deleted ? t`the deletion` : undefined,
+    time: () => momentBefore(v),
+  }));
+}
+
+/**
+ * Asks for a moment until one the service can show is chosen; throws UserCancelled when the prompt is dismissed.
+ * A typed time is shown with the local (and UTC) time it stands for, or with the reason it is refused.
+ */
+export async function askMoment(ui: Ui, prompt: MomentPrompt): Promise<Date> {
+  const now = prompt.now ?? (() => new Date());
+  const versions = prompt.entry
+    ? await prompt.entry.model.recentVersions(prompt.entry.address, VERSIONS_OFFERED, prompt.entry.signal)
+    : [];
+  const items = [...presets(now), ...beforeVersions(versions)];
+  const placeHolder = t`Pick a time, or type one: 2h, 3d, a local time (2024-01-15 10:00) or an ISO time (2024-01-15T09:00:00Z). ${retentionNote()}`;
+  const read = (text: string): Date | undefined => {
+    try {
+      return parseMoment(text, { now: now() });
+    } catch {
+      return undefined;
+    }
+  };
+  const meaning = (text: string): string | undefined => {
+    const time = read(text);
+    if (!time) return undefined;
+    const refused = momentRefusal(time, now());
+    return refused ? t`refused: ${refused}` : localAndUtc(time.getTime(), { seconds: true });
+  };
+  let title = prompt.title;
+  for (;;) {
+    const answer = required(await ui.pickOrType(items, { title, placeHolder }, meaning));
+    const time = typeof answer === 'string' ? read(answer) : answer.time();
+    if (!time) {
+      title = t`${prompt.title}: "${String(answer)}" is not a time`;
+      continue;
+    }
+    const refused = momentRefusal(time, now());
+    if (!refused) return time;
+    title = t`${prompt.title}: ${refused}. Choose another time`;
+  }
+}
