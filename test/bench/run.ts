@@ -1,6 +1,7 @@
 // npm run bench [-- <name>...]: builds, runs each benchmark in its own process, prints its figures, and after a
 // full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
-// paging, ratelimit. Not part of npm test: the figures depend on the machine, so nothing here fails a build.
+// paging, ratelimit, timemachine (test/bench/timeMachine.ts). Not part of npm test: the figures depend on the
+// machine, so nothing here fails a build.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,7 +10,9 @@ import { createInterface } from 'node:readline';
 import * as esbuild from 'esbuild';
 import { parseResult, ROOT, type BenchResult } from './support';
 
-const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelimit'];
+const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelimit', 'timemachine'];
+/** Benchmarks whose source file is not named `<name>.ts`. */
+const SOURCES: Record<string, string> = { timemachine: 'timeMachine' };
 
 /**
  * The node arguments that run a benchmark. Each runs bundled by esbuild, as the extension ships our code (tsx would
@@ -17,7 +20,7 @@ const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelim
  * measures the extension's own bundles and finds its helper scripts next to its source.
  */
 async function scriptArgs(name: string): Promise<string[]> {
-  const source = path.join(__dirname, `${name}.ts`);
+  const source = path.join(__dirname, `${SOURCES[name] ?? name}.ts`);
   if (name === 'extension') return ['--import', 'tsx', source];
   const outfile = path.join(ROOT, 'out/bench', `${name}.js`);
   await esbuild.build({

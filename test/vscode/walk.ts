@@ -467,7 +467,49 @@ async function daily(w: Walker): Promise<void> {
   await w.shot('enter-asset-details');
 }
 
-const walks: Record<string, (w: Walker) => Promise<void>> = { areas, writes, entries, sandbox, backups, menus, daily };
+/** The time machine: Settings compared with a week ago and a key's diff; the history of GameConfig's maxPlayers. */
+async function timemachine(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.sandboxStores();
+  await w.menu(w.row('Settings'), 'Compare with Time…');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.locator('.quick-input-widget input').fill('15d'); // the demo's Settings changed 10 to 20 days ago
+  await w.pause(600);
+  await w.shot('moment-typed');
+  await page.keyboard.press('Enter');
+  await acceptSaveDialog(w);
+  const summary = page.locator('.notification-toast', { hasText: 'Show Differences' });
+  await summary.waitFor({ timeout: 30_000 });
+  await w.shot('compare-summary');
+  await summary.getByRole('button', { name: 'Show Differences' }).click();
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+  await w.shot('differences');
+  await page.keyboard.press('Enter');
+  await w.pause(1500);
+  await w.shot('difference-diff');
+  await w.palette('Notifications: Clear All Notifications');
+
+  await w.wb.expandTreeRow('Settings');
+  await w.menu(w.row('GameConfig'), 'History of a Field…');
+  await w.type('maxPlayers');
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
+  await w.pause(500);
+  await w.shot('field-history');
+  await page.keyboard.press('Enter');
+  await w.pause(1500);
+  await w.shot('field-history-diff');
+}
+
+const walks: Record<string, (w: Walker) => Promise<void>> = {
+  areas,
+  writes,
+  entries,
+  sandbox,
+  backups,
+  menus,
+  daily,
+  timemachine,
+};
 
 async function main(): Promise<void> {
   const chosen = args.filter((a) => !a.startsWith('http'));
