@@ -24,8 +24,10 @@ import { goToKey } from './commands/goToKey';
 import { importDataStore } from './commands/importDataStore';
 import { incrementEntry } from './commands/incrementEntry';
 import { newEntry } from './commands/newEntry';
+import { restoreToTime } from './commands/restoreToTime';
 import { restoreVersion } from './commands/restoreVersion';
 import { saveEntry } from './commands/saveEntry';
+import { undoRestore } from './commands/undoRestore';
 import { EntryDocuments } from './documents';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
 import { DataStoresModel } from './model';
@@ -51,6 +53,8 @@ const commands: readonly DataStoresCommand[] = [
   importDataStore,
   compareWithTime,
   fieldHistory,
+  restoreToTime,
+  undoRestore,
   saveEntry,
 ];
 

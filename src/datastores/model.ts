@@ -1,13 +1,21 @@
 // The data stores model: what the views show of stores and entries (the list filters, which keys are deleted, the
 // entries open as documents and the version each is based on), every write through the client, and the events
 // views follow.
+import * as fs from 'node:fs';
+import * as readline from 'node:readline';
 import vscode = require('vscode');
 import {
+  auditFileFor,
   compareWithTime,
+  estimateMs,
   exportDataStore,
   fieldHistory,
   importDataStore,
   NotFoundError,
+  planRestore,
+  planUndo,
+  ratePerMinute,
+  runRestore,
   type BulkOptions,
   type CompareOptions,
   type CompareSummary,
@@ -26,6 +34,10 @@ import {
   type KeyComparison,
   type OpenApiClient,
   type Page,
+  type RestoreCounts,
+  type RestorePlanSummary,
+  type RestoreRate,
+  type RestoreResult,
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
@@ -50,6 +62,15 @@ export interface StoreFilter {
   prefix: string;
 }
 
+/** The keys a restore puts back: one scope (or allScopes), a key prefix, and optionally one player's entries. */
+export interface RestoreSelection extends StoreFilter {
+  /** Only entries whose user ids include this user, now or at the time. */
+  userId?: number;
+}
+
+/** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
+const RESTORED_KEYS_TOLD = 1000;
+
 /** An entry written or deleted by this extension (`version` absent: deleted). */
 export interface EntryChange {
   address: EntryAddress;
@@ -71,6 +92,12 @@ export function sameStore(a: StoreRef, b: StoreRef): boolean {
 
 export function sameEntry(a: EntryAddress, b: EntryAddress): boolean {
   return entryKey(a) === entryKey(b);
+}
+
+/** The rate a restore's estimate assumes: the limit the connection last read, else the documented ones. */
+function restoreRate(client: OpenApiClient): RestoreRate {
+  const perMinute = ratePerMinute(client.rateLimit);
+  return perMinute ? { writesPerMinute: perMinute, readsPerMinute: perMinute } : {};
 }
 
 export class DataStoresModel implements vscode.Disposable {
@@ -271,6 +298,61 @@ export class DataStoresModel implements vscode.Disposable {
     );
   }
 
+  /**
+   * The dry run of Restore to Time: writes the plan of what puts the selection back as it was at `time`, with its
+   * estimate at the rate limit the connection last read (the documented limits when none was read).
+   */
+  async planRestore(
+    store: StoreRef,
+    selection: RestoreSelection,
+    time: Date,
+    planFile: string,
+    signal: AbortSignal,
+  ): Promise<RestorePlanSummary> {
+    const client = await this.client(store);
+    const all = selection.scope === allScopes;
+    const summary = await planRestore(
+      client,
+      {
+        universeId: store.universeId,
+        datastoreName: store.datastoreName,
+        scope: all ? undefined : selection.scope,
+        allScopes: all || undefined,
+        prefix: selection.prefix || undefined,
+        userId: selection.userId,
+      },
+      time,
+      planFile,
+      { signal, rate: restoreRate(client) },
+    );
+    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+  }
+
+  /** The dry run of undoing a restore from its audit file (the plan goes next to it). */
+  async planUndo(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
+    const client = await this.client(store);
+    const summary = await planUndo(client, auditFile, undefined, { signal, rate: restoreRate(client) });
+    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+  }
+
+  /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
+  async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
+    const client = await this.client(store);
+    try {
+      return await runRestore(client, planFile, opts);
+    } finally {
+      await this.restored(store, auditFileFor(planFile));
+    }
+  }
+
+  /** The connections that show a universe (where an audit file's restore can be undone). */
+  universeConnections(universeId: number): { connectionId: string; name: string }[] {
+    return this.connections
+      .list()
+      .filter((c) => c.universes.some((u) => u.id === universeId))
+      .map((c) => ({ connectionId: c.id, name: c.name }));
+  }
+
   // Entries open as documents.
 
   /** Reads the entry for its document, which now shows it (its base moves too, unless the document is dirty). */
@@ -447,6 +529,35 @@ export class DataStoresModel implements vscode.Disposable {
   private written(a: EntryAddress, version: string): void {
     this.setKeyState(a, 'live');
     this.entryChanged.fire({ address: a, version });
+  }
+
+  /** Tells the views what a restore wrote: the store's list, and the keys in its audit file (the first ones). */
+  private async restored(store: StoreRef, auditFile: string): Promise<void> {
+    this.storeChanged.fire(store);
+    if (!fs.existsSync(auditFile)) return;
+    const lines = readline.createInterface({ input: fs.createReadStream(auditFile), crlfDelay: Infinity });
+    let told = 0;
+    try {
+      for await (const text of lines) {
+        let line: { n?: unknown; action?: unknown; scope?: unknown; key?: unknown; written?: unknown };
+        try {
+          line = JSON.parse(text) as typeof line;
+        } catch {
+          continue;
+        }
+        if (typeof line.n !== 'number' || typeof line.scope !== 'string' || typeof line.key !== 'string') continue;
+        if (++told > RESTORED_KEYS_TOLD) break;
+        const address = { ...store, scope: line.scope, key: line.key };
+        if (line.action === 'delete') {
+          this.setKeyState(address, 'deleted');
+          this.entryChanged.fire({ address });
+        } else if (typeof line.written === 'string') this.written(address, line.written);
+      }
+    } catch {
+      // The views reload the store; a key not told shows its new value when it is read again.
+    } finally {
+      lines.close();
+    }
   }
 
   private setKeyState(a: EntryAddress, state: KeyState): void {

@@ -133,6 +133,8 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
       'importDataStore',
       'newEntry',
       'refresh',
+      'restoreToTime',
+      'undoRestore',
     ],
     inline: ['chooseScope', 'filterEntries', 'refresh'],
   },

@@ -25,6 +25,15 @@ export const entries = (n: number): string => (n === 1 ? t`${count(n)} entry` : 
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** A time to come, rounded up: `40 s`, `3 min`, `2 h 5 min`. */
+export function duration(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  if (s < 60) return t`${s} s`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return t`${m} min`;
+  return t`${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
 interface BulkJob<C, R> {
   title: string;
   /** The connection whose rate budget the job spends, shown in the status bar. */

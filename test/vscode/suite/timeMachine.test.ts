@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { OpenApiClient, type EntryVersion } from '../../../src/api';
+import { NotFoundError, OpenApiClient, type EntryVersion, type RestoreResult } from '../../../src/api';
 import type { Connection } from '../../../src/core/connections';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { CompareWithTimeResult } from '../../../src/datastores/commands/compareWithTime';
@@ -209,5 +209,212 @@ suite('time machine', () => {
       entry: { model: ctx.datastores, address: entry.address, signal: new AbortController().signal },
     });
     assert.equal(time.toISOString(), new Date(Date.parse(middle.createdTime) - 1).toISOString());
+  });
+});
+
+// Restore to Time… and Undo a Restore…, one store per test, each with a history written in suiteSetup: hour 0, then
+// changes at hour 2; every restore goes back to hour 1.
+suite('time machine: restore', () => {
+  const RNAME = 'Restore Tests';
+  const RKEY = 'restore-key';
+  const KEYS = 60;
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
+  let emulator: TestEmulator;
+  let client: OpenApiClient;
+  let connection: Connection;
+  let dir: string;
+  const then = new Date(START + HOUR).toISOString();
+
+  const at = (store: string, key: string) => ({ universeId: U, datastoreName: store, scope: 'global', entryKey: key });
+  const set = (store: string, key: string, value: unknown, userIds?: number[]) =>
+    client.datastores.setEntry({ ...at(store, key), raw: JSON.stringify(value), userIds });
+  async function value(store: string, key: string): Promise<unknown> {
+    try {
+      return (await client.datastores.getEntry(at(store, key))).value;
+    } catch (error) {
+      if (error instanceof NotFoundError) return 'deleted';
+      throw error;
+    }
+  }
+  const values = async (store: string, keys: string[]) =>
+    Object.fromEntries(await Promise.all(keys.map(async (k) => [k, await value(store, k)])));
+
+  async function child(parent: TreeNode | undefined, name: string): Promise<TreeNode> {
+    const children = await ctx.tree.getChildren(parent);
+    const node = children.find((n) => label(n) === name);
+    assert.ok(node, `no ${name} in ${children.map(label).join(', ')}`);
+    return node;
+  }
+  const store = async (name: string) =>
+    child(await child(await child(await child(undefined, RNAME), 'RT Universe'), 'Data Stores'), name);
+
+  /** The prompts of a restore of `name` to hour 1, up to its plan file. */
+  const restoreUi = (name: string, file: string, keys = 'Every Key') =>
+    new ScriptedUi()
+      .on('pick', new RegExp(`^Restore ${name} \\(scope global\\) to a time `), then)
+      .on('pick', new RegExp(`^Restore ${name} to .*: which keys\\?`), keys)
+      .on('saveDialog', new RegExp(`^Save the plan of the restore of ${name} `), vscode.Uri.file(file));
+  const restore = async (name: string) =>
+    (await vscode.commands.executeCommand('universeExplorer.restoreToTime', await store(name))) as
+      RestoreResult | undefined;
+
+  suiteSetup(async () => {
+    ctx = (await extensionApi()).testing.ctx;
+    realUi = ctx.ui;
+    emulator = await TestEmulator.start({ apiKeys: [{ key: RKEY }], clock: new Date(START).toISOString() });
+    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: RKEY });
+    for (const k of ['a', 'b', 'c']) await set('R1', k, 1);
+    for (const k of ['a', 'b']) await set('R2', k, 1);
+    await set('R3', 'p1', { coins: 1 }, [1234]);
+    await set('R3', 'p2', { coins: 1 }, [5678]);
+    await set('R4', 'a', 1);
+    await Promise.all(Array.from({ length: KEYS }, (_, i) => set('R5', `k${String(i).padStart(2, '0')}`, 0)));
+    await emulator.advanceClock(2 * HOUR);
+    await set('R1', 'a', 2);
+    await client.datastores.deleteEntry(at('R1', 'c'));
+    await set('R1', 'd', 1);
+    for (const k of ['a', 'b']) await set('R2', k, 2);
+    await set('R3', 'p1', { coins: 99 }, [1234]);
+    await set('R3', 'p2', { coins: 99 }, [5678]);
+    await set('R4', 'a', 2);
+    await set('R4', 'd', 1);
+    await Promise.all(Array.from({ length: KEYS }, (_, i) => set('R5', `k${String(i).padStart(2, '0')}`, 1)));
+    connection = await ctx.connections.add(
+      {
+        name: RNAME,
+        baseUrl: emulator.url,
+        entryHeaderPrefix: 'platform',
+        universes: [{ id: U, name: 'RT Universe' }],
+      },
+      RKEY,
+    );
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-restore-'));
+  });
+
+  teardown(async () => {
+    ctx.ui = realUi;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  suiteTeardown(async () => {
+    await ctx.connections.remove(connection.id);
+    await client.close();
+    await emulator.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('Restore to Time: the dry run as a modal question, then every value back as it was', async () => {
+    const file = path.join(dir, 'r1.ndjson');
+    const ui = restoreUi('R1', file)
+      .on('warn', /^Restore R1 \(scope global\) to /, 'Restore')
+      .on('info', /^Restored R1/, undefined);
+    ctx.ui = ui;
+    const result = await restore('R1');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.match(
+      ui.messages('warn')[0],
+      /^Restore R1 \(scope global\) to .+\? 1 written, 1 re-created, 1 deleted, \d+ B, about \d+ s at the current rate limit\. Each write is conditioned on the version seen now: a key someone changes meanwhile is skipped and listed\.$/,
+    );
+    assert.deepEqual([result.written, result.recreated, result.deleted, result.skipped], [1, 1, 1, 0]);
+    assert.match(
+      ui.messages('info')[0],
+      /^Restored R1 \(scope global\) to .*: 1 written, 1 re-created, 1 deleted, 0 skipped, 0 failed in /,
+    );
+    assert.deepEqual(await values('R1', ['a', 'b', 'c', 'd']), { a: 1, b: 1, c: 1, d: 'deleted' });
+    assert.ok(fs.existsSync(`${file}.audit.ndjson`));
+  });
+
+  test('a key changed between the plan and the run is skipped and listed, never overwritten', async () => {
+    const file = path.join(dir, 'r2.ndjson');
+    const ui = restoreUi('R2', file).on('warn', /^Restore R2 /, 'Restore');
+    const warn = ui.warn.bind(ui);
+    ui.warn = async (message: string) => {
+      if (message.startsWith('Restore R2 ')) await set('R2', 'b', 3); // someone else writes while the user reads
+      return warn(message);
+    };
+    ctx.ui = ui;
+    const result = await restore('R2');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.match(ui.messages('warn')[0], /\? 2 written, 0 re-created, 0 deleted, /);
+    assert.deepEqual(
+      result.skippedKeys.map((k) => [k.key, k.reason]),
+      [['b', 'changed']],
+    );
+    assert.match(
+      ui.messages('warn')[1],
+      /^Restored R2 \(scope global\) to .*: 1 written, 0 re-created, 0 deleted, 1 skipped, 0 failed in .* Skipped as changed since the plan, never overwritten: b\.$/,
+    );
+    assert.deepEqual(await values('R2', ['a', 'b']), { a: 1, b: 3 });
+    assert.match(fs.readFileSync(`${file}.skipped.ndjson`, 'utf8'), /"key":"b","reason":"changed"/);
+  });
+
+  test('only one player: the entries whose user ids include the user id typed, the others left alone', async () => {
+    const file = path.join(dir, 'r3.ndjson');
+    const ui = restoreUi('R3', file, 'Only One Player…')
+      .on('input', /^Restore R3 to .*: one player/, '1234')
+      .on('warn', /^Restore R3 \(scope global, user 1234\) to /, 'Restore');
+    ctx.ui = ui;
+    const result = await restore('R3');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.match(ui.messages('warn')[0], /\? 1 written, 0 re-created, 0 deleted, /);
+    assert.deepEqual(await values('R3', ['p1', 'p2']), { p1: { coins: 1 }, p2: { coins: 99 } });
+    assert.deepEqual((await client.datastores.getEntry(at('R3', 'p1'))).userIds, [1234]);
+  });
+
+  test('Undo in the summary asks with its own dry run, then puts the values back', async () => {
+    const file = path.join(dir, 'r4.ndjson');
+    const ui = restoreUi('R4', file)
+      .on('warn', /^Restore R4 /, 'Restore')
+      .on('info', /^Restored R4/, 'Undo')
+      .on('warn', /^Undo the restore of R4 \(scope global\)\? 1 written, 1 re-created, 0 deleted, /, 'Undo');
+    ctx.ui = ui;
+    const result = await restore('R4');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.deepEqual(await values('R4', ['a', 'd']), { a: 1, d: 'deleted' });
+    await until('the summary of the undo', () =>
+      ui.messages('info').some((m) => m.startsWith('Undid the restore of R4')),
+    );
+    assert.deepEqual(ui.messages('error'), []);
+    assert.match(
+      ui.messages('info').find((m) => m.startsWith('Undid'))!,
+      /^Undid the restore of R4 \(scope global\): 1 written, 1 re-created, 0 deleted, 0 skipped, 0 failed in /,
+    );
+    assert.deepEqual(await values('R4', ['a', 'd']), { a: 2, d: 1 });
+  });
+
+  test('a cancel of the progress says how to continue, and Continue with the same plan file finishes it', async () => {
+    const file = path.join(dir, 'r5.ndjson');
+    const keys = Array.from({ length: KEYS }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    const reports: string[] = [];
+    const ui = restoreUi('R5', file).on('warn', /^Restore R5 /, 'Restore');
+    ui.progress = (title, task) => {
+      const controller = new AbortController();
+      return task(controller.signal, (message) => {
+        reports.push(`${title}: ${message}`);
+        if (title.startsWith('Restoring')) controller.abort(); // the Cancel button, at the first report
+      });
+    };
+    ctx.ui = ui;
+    assert.equal(await restore('R5'), undefined);
+    assert.deepEqual(ui.messages('error'), [], 'a cancel is no error');
+    assert.match(reports[0], new RegExp(`^Restoring R5 \\(scope global\\) to .*: \\d+ of ${KEYS} · [\\d,]+/s`));
+    assert.match(
+      ui.messages('info').join('\n'),
+      /The restore of R5 \(scope global\) to .* stopped after \d+ of 60 keys \(.*\)\. Run Restore to Time… on R5 with the same plan file \(r5\.ndjson\) and choose Continue to finish it\./,
+    );
+    const audited = fs.readFileSync(`${file}.audit.ndjson`, 'utf8').trim().split('\n').length - 1;
+    assert.ok(audited > 0 && audited < KEYS, `${audited} audit lines after the cancel`);
+
+    const again = restoreUi('R5', file)
+      .on('pick', /^r5\.ndjson holds a restore that has begun/, 'Continue')
+      .on('info', /^Restored R5/, undefined);
+    ctx.ui = again;
+    const result = await restore('R5');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(again.prompts)}`);
+    assert.ok(result.earlier >= audited, `${result.earlier} earlier`);
+    assert.equal(result.earlier + result.written, KEYS);
+    assert.equal(again.messages('warn').length, 0, 'Continue asks no dry run again');
+    assert.deepEqual(new Set(Object.values(await values('R5', keys))), new Set([0]));
   });
 });

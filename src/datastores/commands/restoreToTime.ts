@@ -1,0 +1,159 @@
+// Restore to Time… on a data store row: the moment, the keys (the row's scope and prefix, or one player's entries),
+// the plan file, then the dry run as a modal question, the run, and its summary (skipped keys, audit, Undo). A plan
+// file whose run has begun is continued instead, so a stopped restore goes on where it stopped.
+import * as path from 'node:path';
+import vscode = require('vscode');
+import type { RestorePlanHeader, RestoreResult } from '../../api';
+import { t } from '../../core/text';
+import { localTime } from '../../core/time';
+import { required } from '../../core/ui';
+import type { RestoreSelection, StoreRef } from '../model';
+import { allScopes } from '../model';
+import { localPath, ndjsonFilters } from './bulk';
+import type { DataStoresCommand, DataStoresContext } from './context';
+import { askMoment } from './moment';
+import { writableStore } from './nodes';
+import { begun, confirmPlan, planActions, planHeader, planLength, runAndShow, whereOf } from './restorePlan';
+
+function defaultUri(name: string, time: Date): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const stamp = time.toISOString().slice(0, 16).replace(/:/g, '');
+  return folder && vscode.Uri.joinPath(folder, `${name.replace(/[\\/:*?"<>|]/g, '_')}-restore-${stamp}Z.ndjson`);
+}
+
+const headerSelection = (s: RestoreSelection): RestorePlanHeader['selection'] => ({
+  scope: s.scope === allScopes ? undefined : s.scope,
+  allScopes: s.scope === allScopes || undefined,
+  prefix: s.prefix || undefined,
+  userId: s.userId,
+});
+
+/** Whether the keys are every key under the row's filter, or one player's among them (a user id typed). */
+async function askSelection(
+  ctx: DataStoresContext,
+  name: string,
+  when: string,
+  filter: RestoreSelection,
+): Promise<RestoreSelection> {
+  const { player } = required(
+    await ctx.ui.pick(
+      [
+        { label: t`Every Key`, description: whereOf(headerSelection(filter)), player: false },
+        {
+          label: t`Only One Player…`,
+          description: t`the entries whose user ids include a user id you type`,
+          player: true,
+        },
+      ],
+      { title: t`Restore ${name} to ${when}: which keys?` },
+    ),
+  );
+  if (!player) return filter;
+  const typed = required(
+    await ctx.ui.input({
+      title: t`Restore ${name} to ${when}: one player`,
+      prompt: t`The user id: entries whose user ids include it, now or at ${when}`,
+      validateInput: (text) =>
+        /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0
+          ? undefined
+          : t`A user id is a positive whole number`,
+    }),
+  );
+  return { ...filter, userId: Number(typed.trim()) };
+}
+
+/** The plan file; one whose restore has begun is continued (`continued`) or another file is chosen. */
+async function askPlanFile(
+  ctx: DataStoresContext,
+  what: string,
+  when: string,
+  defaultFile: vscode.Uri | undefined,
+): Promise<{ planFile: string; continued?: RestorePlanHeader }> {
+  for (;;) {
+    const planFile = localPath(
+      required(
+        await ctx.ui.saveDialog({
+          title: t`Save the plan of the restore of ${what} to ${when}`,
+          saveLabel: t`Plan`,
+          filters: ndjsonFilters(),
+          defaultUri: defaultFile,
+        }),
+      ),
+    );
+    if (!begun(planFile)) return { planFile };
+    const header = planHeader(planFile);
+    const held = header
+      ? t`the restore of ${header.datastoreName} (${whereOf(header.selection)}) to ${header.time ? localTime(header.time, { seconds: true }) : '?'}`
+      : t`the restore it holds`;
+    const { go } = required(
+      await ctx.ui.pick(
+        [
+          { label: t`Continue`, description: held, go: true },
+          {
+            label: t`Choose Another File`,
+            description: t`its audit is kept, so the restore it holds can be undone`,
+            go: false,
+          },
+        ],
+        { title: t`${path.basename(planFile)} holds a restore that has begun` },
+      ),
+    );
+    if (go) {
+      if (!header) throw new Error(t`${path.basename(planFile)} is not a restore plan`);
+      return { planFile, continued: header };
+    }
+  }
+}
+
+/** Continues the restore a plan file holds; it must be a plan of this store. */
+async function continueRestore(
+  ctx: DataStoresContext,
+  ref: StoreRef,
+  planFile: string,
+  header: RestorePlanHeader,
+): Promise<RestoreResult> {
+  if (String(header.universeId) !== String(ref.universeId) || header.datastoreName !== ref.datastoreName)
+    throw new Error(
+      t`${path.basename(planFile)} restores ${header.datastoreName} of universe ${header.universeId}, not ${ref.datastoreName} of universe ${ref.universeId}`,
+    );
+  return runAndShow(
+    ctx,
+    {
+      store: ref,
+      what: t`${header.datastoreName} (${whereOf(header.selection)})`,
+      planFile,
+      when: header.time ? localTime(header.time, { seconds: true }) : undefined,
+      undoOf: header.undoOf,
+    },
+    await planLength(planFile),
+  );
+}
+
+export const restoreToTime: DataStoresCommand = {
+  id: 'universeExplorer.restoreToTime',
+  get failure() {
+    return t`restore the data store to a time`;
+  },
+  async run(ctx, node: unknown) {
+    const store = writableStore(node);
+    const ref = store.ref;
+    const name = store.store.name;
+    const filter = ctx.model.filter(ref);
+    const time = await askMoment(ctx.ui, {
+      title: t`Restore ${name} (${whereOf(headerSelection(filter))}) to a time`,
+    });
+    const when = localTime(time.getTime(), { seconds: true });
+    const selection = await askSelection(ctx, name, when, filter);
+    const what = t`${name} (${whereOf(headerSelection(selection))})`;
+    const { planFile, continued } = await askPlanFile(ctx, what, when, defaultUri(name, time));
+    if (continued) return continueRestore(ctx, ref, planFile, continued);
+    const summary = await ctx.ui.progress(
+      t`Planning the restore of ${what} to ${when}`,
+      (signal) => ctx.model.planRestore(ref, selection, time, planFile, signal),
+      { delayMs: 500 },
+    );
+    const run = { store: ref, what, planFile, when };
+    if (!(await confirmPlan(ctx, run, summary))) return undefined;
+    return runAndShow(ctx, run, planActions(summary));
+  },
+};

@@ -1,0 +1,71 @@
+// Undo a Restore… (the command palette, or a data store row): an audit file of Restore to Time, then the dry run of
+// putting back what that restore replaced as a modal question, the run, and its summary.
+import * as path from 'node:path';
+import vscode = require('vscode');
+import { t } from '../../core/text';
+import { localTime } from '../../core/time';
+import { required } from '../../core/ui';
+import type { StoreRef } from '../model';
+import { localPath } from './bulk';
+import type { DataStoresCommand } from './context';
+import { writableStore } from './nodes';
+import { auditHeader, planHeader, undoFromAudit, whereOf } from './restorePlan';
+
+export const undoRestore: DataStoresCommand = {
+  id: 'universeExplorer.undoRestore',
+  get failure() {
+    return t`undo the restore`;
+  },
+  async run(ctx, node?: unknown) {
+    const store = node === undefined ? undefined : writableStore(node);
+    const [uri] = required(
+      await ctx.ui.openDialog({
+        title: store
+          ? t`Undo a restore of ${store.store.name}: choose its audit file (*.audit.ndjson)`
+          : t`Undo a restore: choose its audit file (*.audit.ndjson)`,
+        openLabel: t`Undo`,
+        canSelectMany: false,
+        filters: { [t`Restore audit (*.audit.ndjson)`]: ['ndjson'], [t`All files`]: ['*'] },
+        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      }),
+    );
+    const auditFile = localPath(uri);
+    const file = path.basename(auditFile);
+    const header = auditHeader(auditFile);
+    if (!header)
+      throw new Error(t`${file} is not the audit file of a restore: its first line is no restoreAudit header`);
+    const universeId = Number(header.universeId);
+    const name = header.datastoreName;
+    let ref: StoreRef;
+    if (store) {
+      if (store.ref.universeId !== universeId || store.ref.datastoreName !== name)
+        throw new Error(
+          t`${file} is the audit of a restore of ${name} in universe ${universeId}, not of ${store.store.name} in universe ${store.ref.universeId}`,
+        );
+      ref = store.ref;
+    } else {
+      const connections = ctx.model.universeConnections(universeId);
+      if (!connections.length)
+        throw new Error(
+          t`no connection shows universe ${universeId}, whose ${name} ${file} restored: add it to one first`,
+        );
+      const chosen =
+        connections.length === 1
+          ? connections[0]
+          : required(
+              await ctx.ui.pick(
+                connections.map((c) => ({ ...c, label: c.name })),
+                { title: t`Undo the restore of ${name} (universe ${universeId}) through which connection?` },
+              ),
+            );
+      ref = { connectionId: chosen.connectionId, universeId, datastoreName: name };
+    }
+    const plan = header.plan ? planHeader(header.plan) : undefined;
+    const what = plan
+      ? plan.time
+        ? t`${name} (${whereOf(plan.selection)}) to ${localTime(plan.time, { seconds: true })}`
+        : t`${name} (${whereOf(plan.selection)})`
+      : name;
+    return undoFromAudit(ctx, ref, auditFile, what);
+  },
+};
