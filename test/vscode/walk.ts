@@ -498,6 +498,33 @@ async function timemachine(w: Walker): Promise<void> {
   await page.keyboard.press('Enter');
   await w.pause(1500);
   await w.shot('field-history-diff');
+  await w.palette('View: Close All Editors');
+  await w.collapse('Settings');
+
+  // Restore Settings to 15 days ago: the dry run first, then the run, then its Undo (itself a dry run first).
+  await w.menu(w.row('Settings'), 'Restore to Time…');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.locator('.quick-input-widget input').fill('15d');
+  await w.pause(600);
+  await page.keyboard.press('Enter');
+  await w.pick('Every Key');
+  await acceptSaveDialog(w);
+  const dryRun = w.wb.dialog('Restore Settings');
+  await dryRun.waitFor({ timeout: 30_000 });
+  await w.shot('restore-dry-run');
+  await dryRun.getByRole('button', { name: 'Restore' }).click();
+  const restored = page.locator('.notification-toast', { hasText: 'Open Audit' });
+  await restored.waitFor({ timeout: 60_000 });
+  await w.pause(500);
+  await w.shot('restore-summary');
+  await restored.getByRole('button', { name: 'Undo' }).click();
+  const undoDryRun = w.wb.dialog('Undo');
+  await undoDryRun.waitFor({ timeout: 30_000 });
+  await w.shot('undo-dry-run');
+  await undoDryRun.getByRole('button', { name: 'Undo' }).click();
+  await page.locator('.notification-toast', { hasText: 'Open Audit' }).last().waitFor({ timeout: 60_000 });
+  await w.pause(800);
+  await w.shot('undo-summary');
 }
 
 const walks: Record<string, (w: Walker) => Promise<void>> = {
