@@ -25,6 +25,7 @@ export {
   type StoresStatus,
   type StoresSummary,
 } from './compareStores';
+export { planCopy, type CopyOptions, type CopyPlanSummary } from './copy';
 export {
   canonicalJson,
   fieldHistory,

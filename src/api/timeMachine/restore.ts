@@ -5,8 +5,8 @@
 // it stopped. The audit file is also what `undoRestore` puts back.
 //
 // Files, NDJSON, next to the plan `<plan>`:
-// - `<plan>`: `{"restorePlan":{universeId, datastoreName, selection, time, planned, undoOf?}}`, then one action per
-//   key: `{n, action, scope, key, now, then?, bytes, raw?, attributes?, userIds?}` (raw: the exact JSON text).
+// - `<plan>`: `{"restorePlan":{universeId, datastoreName, selection, time?, planned, undoOf?, copyOf?}}`, then one
+//   action per key: `{n, action, scope, key, now, then?, bytes, raw?, attributes?, userIds?}` (raw: the exact JSON text).
 // - `<plan>.audit.ndjson`: `{"restoreAudit":{universeId, datastoreName, plan}}`, then one line per write:
 //   `{n, action, scope, key, before, written, found?, raced?}`.
 // - `<plan>.skipped.ndjson`: `{n, action, scope, key, reason, current?}` per key left alone.
@@ -54,6 +54,9 @@ export interface RestorePlanHeader {
   planned: string;
   /** The audit file an undo plan puts back. */
   undoOf?: string;
+  /** What a copy plan (planCopy) copies from: another store, or an export file. */
+  copyOf?:
+    { universeId: number | string; datastoreName: string; scope?: string; allScopes?: boolean } | { file: string };
 }
 
 /** Requests per minute (and write bytes per minute) the estimate assumes. */
@@ -280,7 +283,7 @@ async function* singles<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
 }
 
 /** Refuses to plan into a file whose audit holds an earlier restore (undo needs it); clears its other files. */
-async function startPlanFile(planFile: string): Promise<void> {
+export async function startPlanFile(planFile: string): Promise<void> {
   const audit = await stat(auditFileFor(planFile)).catch(() => undefined);
   if (audit?.size) {
     throw new Error(
@@ -293,7 +296,7 @@ async function startPlanFile(planFile: string): Promise<void> {
 }
 
 /** Writes the plan's actions as they come, in order, and counts them into a summary. */
-async function writePlan(
+export async function writePlan(
   planFile: string,
   header: RestorePlanHeader,
   actions: AsyncIterable<(RestoreAction | { gone: { scope: string; key: string } })[]>,
