@@ -10,6 +10,7 @@ import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { chooseScope } from './commands/chooseScope';
 import { compareVersion } from './commands/compareVersion';
+import { compareStores } from './commands/compareStores';
 import { compareWithTime } from './commands/compareWithTime';
 import type { DataStoresCommand } from './commands/context';
 import { copyKey } from './commands/copyKey';
@@ -52,6 +53,7 @@ const commands: readonly DataStoresCommand[] = [
   exportDataStore,
   importDataStore,
   compareWithTime,
+  compareStores,
   fieldHistory,
   restoreToTime,
   undoRestore,
@@ -89,7 +91,7 @@ export function activateDataStores(deps: {
       isReadonly: true,
     }),
     ...followModel(model, tree),
-    ...registerCommands({ ui, log, model, saver, documents, status }, commands),
+    ...registerCommands({ ui, log, model, saver, documents, status, connections }, commands),
   ];
   return { model, disposables };
 }

@@ -6,19 +6,23 @@ import * as readline from 'node:readline';
 import vscode = require('vscode');
 import {
   auditFileFor,
+  compareStores,
   compareWithTime,
   estimateMs,
   exportDataStore,
   fieldHistory,
   importDataStore,
   NotFoundError,
+  planCopy,
   planRestore,
   planUndo,
   ratePerMinute,
   runRestore,
   type BulkOptions,
   type CompareOptions,
+  type CompareSide,
   type CompareSummary,
+  type CopyPlanSummary,
   type DataStore,
   type Entry,
   type EntryKey,
@@ -32,12 +36,16 @@ import {
   type ImportMode,
   type ImportResult,
   type KeyComparison,
+  type LiveSide,
   type OpenApiClient,
   type Page,
   type RestoreCounts,
   type RestorePlanSummary,
   type RestoreRate,
   type RestoreResult,
+  type StoresComparison,
+  type StoresCounts,
+  type StoresSummary,
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
@@ -67,6 +75,9 @@ export interface RestoreSelection extends StoreFilter {
   /** Only entries whose user ids include this user, now or at the time. */
   userId?: number;
 }
+
+/** One side of Compare with Another Store: a store's keys under a filter, or an export file. */
+export type StoreSide = { store: StoreRef; filter: StoreFilter } | { file: string; prefix: string };
 
 /** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
 const RESTORED_KEYS_TOLD = 1000;
@@ -285,6 +296,40 @@ export class DataStoresModel implements vscode.Disposable {
       time,
       opts,
     );
+  }
+
+  /** The store names of a universe, in the service's order (at most `limit`). */
+  async storeNames(u: UniverseRef, limit: number, signal: AbortSignal): Promise<string[]> {
+    const client = await this.client(u);
+    const names: string[] = [];
+    for await (const s of client.datastores.listDataStores({ universeId: u.universeId }, { signal })) {
+      names.push(s.name);
+      if (names.length >= limit) break;
+    }
+    return names;
+  }
+
+  /** Each key of two stores (or a store and an export file), in key order, with what differs. */
+  async *compareStores(
+    source: StoreSide,
+    target: StoreSide,
+    opts: BulkOptions<StoresCounts>,
+  ): AsyncGenerator<StoresComparison, StoresSummary> {
+    return yield* compareStores(await this.side(source), await this.side(target), opts);
+  }
+
+  /** The dry run of Copy Differences: the plan that makes `target` hold `source`'s entries, with its estimate. */
+  async planCopy(
+    source: StoreSide,
+    target: { store: StoreRef; filter: StoreFilter },
+    planFile: string,
+    deleteExtra: boolean,
+    signal: AbortSignal,
+  ): Promise<CopyPlanSummary> {
+    const live = (await this.side(target)) as LiveSide;
+    const rate = restoreRate(live.client);
+    const summary = await planCopy(await this.side(source), live, planFile, { signal, deleteExtra, rate });
+    return { ...summary, estimateMs: estimateMs(summary, rate) };
   }
 
   /** The versions of an entry where the value at `path` changed, oldest first. */
@@ -601,6 +646,20 @@ export class DataStoresModel implements vscode.Disposable {
       }
     };
     await Promise.all(Array.from({ length: PROBES_IN_FLIGHT }, worker));
+  }
+
+  private async side(side: StoreSide): Promise<CompareSide> {
+    if ('file' in side) return { file: side.file, prefix: side.prefix || undefined };
+    const { store, filter } = side;
+    const all = filter.scope === allScopes;
+    return {
+      client: await this.client(store),
+      universeId: store.universeId,
+      datastoreName: store.datastoreName,
+      scope: all ? undefined : filter.scope,
+      allScopes: all || undefined,
+      prefix: filter.prefix || undefined,
+    };
   }
 
   private client(u: UniverseRef): Promise<OpenApiClient> {

@@ -126,6 +126,7 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   dataStore: {
     menu: [
       'chooseScope',
+      'compareStores',
       'compareWithTime',
       'exportDataStore',
       'filterEntries',
@@ -139,7 +140,7 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     inline: ['chooseScope', 'filterEntries', 'refresh'],
   },
   'dataStore.readOnly': {
-    menu: ['chooseScope', 'compareWithTime', 'exportDataStore', 'filterEntries', 'goToKey', 'refresh'],
+    menu: ['chooseScope', 'compareStores', 'compareWithTime', 'exportDataStore', 'filterEntries', 'goToKey', 'refresh'],
     inline: ['chooseScope', 'filterEntries', 'refresh'],
   },
   entry: {

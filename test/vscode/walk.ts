@@ -527,6 +527,29 @@ async function timemachine(w: Walker): Promise<void> {
   await w.shot('undo-summary');
 }
 
+/** Two stores compared (Leaderboard against Inventory in the demo universe), then the differences copied. */
+async function stores(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.sandboxStores();
+  await w.menu(w.row('Leaderboard'), 'Compare with Another Store…');
+  await w.pick('Another store in this universe');
+  await w.pick('Inventory');
+  await acceptSaveDialog(w);
+  const summary = page.locator('.notification-toast', { hasText: 'Copy Differences…' });
+  await summary.waitFor({ timeout: 30_000 });
+  await w.shot('stores-summary');
+  await summary.getByRole('button', { name: 'Copy Differences…' }).click();
+  await w.pick('No');
+  await acceptSaveDialog(w);
+  const dryRun = w.wb.dialog('Copy');
+  await dryRun.waitFor({ timeout: 30_000 });
+  await w.shot('copy-dry-run');
+  await dryRun.getByRole('button', { name: 'Copy' }).click();
+  await page.locator('.notification-toast', { hasText: 'Open Audit' }).waitFor({ timeout: 60_000 });
+  await w.pause(500);
+  await w.shot('copy-summary');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -536,6 +559,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   menus,
   daily,
   timemachine,
+  stores,
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { CommandBase, CommandDef } from '../../core/commands';
+import type { Connections } from '../../core/connections';
 import type { BulkStatus } from '../../core/statusBar';
 import type { EntryDocuments } from '../documents';
 import type { DataStoresModel } from '../model';
@@ -9,6 +10,8 @@ export interface DataStoresContext extends CommandBase {
   saver: EntrySaver;
   documents: EntryDocuments;
   status: BulkStatus;
+  /** For the prompts that pick another connection and universe. */
+  connections: Connections;
 }
 
 export type DataStoresCommand = CommandDef<DataStoresContext>;

@@ -1,4 +1,4 @@
-// What Restore to Time… and Undo a Restore… share: the dry run asked as a modal question, the run under one
+// What Restore to Time…, Undo a Restore… and Copy Differences… share: the dry run asked as a modal question, the run under one
 // cancellable notification (count, rate, time left), and the summary with the skipped keys, the audit and Undo.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,7 +21,7 @@ import type { StoreRef } from '../model';
 import { count, duration, runBulk, seconds } from './bulk';
 import type { DataStoresContext } from './context';
 
-/** A plan to run: a restore to a moment, or the undo of one. */
+/** A plan to run: a restore to a moment, the undo of one, or a copy of another store's differences. */
 export interface PlanRun {
   store: StoreRef;
   /** The store and its selection: `Players (scope global)`. */
@@ -31,6 +31,8 @@ export interface PlanRun {
   when?: string;
   /** An undo: the audit file of the restore it puts back. */
   undoOf?: string;
+  /** A copy: what it copies from (`Players (scope global) of Staging`, `backup.ndjson`). */
+  copyOf?: string;
 }
 
 /** Skipped keys named in the summary; the skipped file lists them all. */
@@ -109,25 +111,39 @@ function again(run: PlanRun): string {
 const open = (file: string) => vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
 
 /** The dry run as a modal question; true when the user confirms. "Open Plan" opens the plan and runs nothing. */
-export async function confirmPlan(ctx: DataStoresContext, run: PlanRun, summary: RestorePlanSummary): Promise<boolean> {
+export async function confirmPlan(
+  ctx: DataStoresContext,
+  run: PlanRun,
+  summary: RestorePlanSummary & { extra?: number },
+): Promise<boolean> {
   if (!actions(summary)) {
     void ctx.ui.info(
       run.undoOf
         ? t`Nothing to undo: ${path.basename(run.undoOf)} holds no write that can be put back.`
-        : t`Nothing to restore: ${run.what} is as it was at ${run.when ?? ''} (${keys(summary.unchanged)} unchanged).`,
+        : run.copyOf
+          ? t`Nothing to copy: ${run.what} holds what ${run.copyOf} holds (${keys(summary.unchanged)} the same).`
+          : t`Nothing to restore: ${run.what} is as it was at ${run.when ?? ''} (${keys(summary.unchanged)} unchanged).`,
     );
     return false;
   }
   const dry = t`${count(summary.write)} written, ${count(summary.recreate)} re-created, ${count(summary.delete)} deleted, ${formatBytes(summary.bytes)}, about ${duration(summary.estimateMs)} at the current rate limit`;
   const question = run.undoOf
     ? t`Undo the restore of ${run.what}? ${dry}. Each write is conditioned on the version the restore wrote: a key changed since is skipped and listed.`
-    : t`Restore ${run.what} to ${run.when ?? ''}? ${dry}. Each write is conditioned on the version seen now: a key someone changes meanwhile is skipped and listed.`;
-  const go = run.undoOf ? t`Undo` : t`Restore`;
+    : run.copyOf
+      ? t`Copy the differences of ${run.copyOf} to ${run.what}? ${dry}. Each write is conditioned on the version seen now: a key someone changes meanwhile is skipped and listed.`
+      : t`Restore ${run.what} to ${run.when ?? ''}? ${dry}. Each write is conditioned on the version seen now: a key someone changes meanwhile is skipped and listed.`;
+  const go = run.undoOf ? t`Undo` : run.copyOf ? t`Copy` : t`Restore`;
   const openPlan = t`Open Plan`;
   const gone = summary.gone.length;
-  const detail = gone
-    ? t`${keys(gone)} whose version then is no longer kept are left out of the plan (${path.basename(run.planFile)}).`
-    : t`The plan is ${path.basename(run.planFile)}.`;
+  const details = [
+    gone
+      ? run.copyOf
+        ? t`${keys(gone)} deleted from ${run.copyOf} since the comparison are left out of the plan (${path.basename(run.planFile)}).`
+        : t`${keys(gone)} whose version then is no longer kept are left out of the plan (${path.basename(run.planFile)}).`
+      : t`The plan is ${path.basename(run.planFile)}.`,
+  ];
+  if (summary.extra) details.push(t`${keys(summary.extra)} only in ${run.what} are left alone.`);
+  const detail = details.join(' ');
   const answer = await ctx.ui.warn(question, { modal: true, detail }, go, openPlan);
   if (answer === openPlan) await open(run.planFile);
   return answer === go;
@@ -135,7 +151,11 @@ export async function confirmPlan(ctx: DataStoresContext, run: PlanRun, summary:
 
 /** Runs the plan (or the rest of a stopped one) under a notification; `total`: the plan's actions. */
 async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Promise<RestoreResult> {
-  const title = run.undoOf ? t`Undoing the restore of ${run.what}` : t`Restoring ${run.what} to ${run.when ?? ''}`;
+  const title = run.undoOf
+    ? t`Undoing the restore of ${run.what}`
+    : run.copyOf
+      ? t`Copying the differences of ${run.copyOf} to ${run.what}`
+      : t`Restoring ${run.what} to ${run.when ?? ''}`;
   try {
     return await runBulk(ctx, {
       title,
@@ -153,7 +173,9 @@ async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Pro
       stopped: (c) =>
         run.undoOf
           ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`
-          : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`,
+          : run.copyOf
+            ? t`The copy of the differences of ${run.copyOf} to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`
+            : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`,
     });
   } catch (error) {
     if (error instanceof RestoreStoppedError && !isCancel(error))
@@ -171,7 +193,11 @@ function named(skipped: SkippedKey[]): string {
 
 /** The summary of a run: counts, the keys skipped, and Open Skipped, Undo (a restore) and Open Audit. */
 function showResult(ctx: DataStoresContext, run: PlanRun, result: RestoreResult): string {
-  const heading = run.undoOf ? t`Undid the restore of ${run.what}` : t`Restored ${run.what} to ${run.when ?? ''}`;
+  const heading = run.undoOf
+    ? t`Undid the restore of ${run.what}`
+    : run.copyOf
+      ? t`Copied the differences of ${run.copyOf} to ${run.what}`
+      : t`Restored ${run.what} to ${run.when ?? ''}`;
   const parts = [t`${heading}: ${counts(result)} in ${seconds(result.ms)}.`];
   if (result.earlier) parts.push(t`${keys(result.earlier)} were done by an earlier run.`);
   if (result.skippedKeys.length)

@@ -7,9 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { NotFoundError, OpenApiClient, type EntryVersion, type RestoreResult } from '../../../src/api';
+import { exportDataStore, NotFoundError, OpenApiClient, type EntryVersion, type RestoreResult } from '../../../src/api';
 import type { Connection } from '../../../src/core/connections';
 import type { TreeNode } from '../../../src/core/tree/node';
+import type { CompareStoresResult } from '../../../src/datastores/commands/compareStores';
 import type { CompareWithTimeResult } from '../../../src/datastores/commands/compareWithTime';
 import type { FieldHistoryResult } from '../../../src/datastores/commands/fieldHistory';
 import { askMoment } from '../../../src/datastores/commands/moment';
@@ -416,5 +417,242 @@ suite('time machine: restore', () => {
     assert.equal(result.earlier + result.written, KEYS);
     assert.equal(again.messages('warn').length, 0, 'Continue asks no dry run again');
     assert.deepEqual(new Set(Object.values(await values('R5', keys))), new Set([0]));
+  });
+});
+
+// Compare with Another Store… and Copy Differences…: two emulators as two connections, "Staging" and "Production",
+// each with a universe holding a store of the same name.
+suite('time machine: compare stores', () => {
+  const SKEY = 'staging-key';
+  const PKEY = 'production-key';
+  const SU = 1111;
+  const PU = 2222;
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
+  let staging: TestEmulator;
+  let production: TestEmulator;
+  let sclient: OpenApiClient;
+  let pclient: OpenApiClient;
+  const connections: Connection[] = [];
+  let dir: string;
+
+  const at = (u: number, store: string, key: string) => ({
+    universeId: u,
+    datastoreName: store,
+    scope: 'global',
+    entryKey: key,
+  });
+  const set = (c: OpenApiClient, u: number, store: string, key: string, value: unknown) =>
+    c.datastores.setEntry({ ...at(u, store, key), raw: JSON.stringify(value) });
+  async function values(c: OpenApiClient, u: number, store: string, keys: string[]): Promise<Record<string, unknown>> {
+    const read = async (k: string) => {
+      try {
+        return (await c.datastores.getEntry(at(u, store, k))).value;
+      } catch (error) {
+        if (error instanceof NotFoundError) return 'deleted';
+        throw error;
+      }
+    };
+    return Object.fromEntries(await Promise.all(keys.map(async (k) => [k, await read(k)])));
+  }
+
+  async function child(parent: TreeNode | undefined, name: string): Promise<TreeNode> {
+    const children = await ctx.tree.getChildren(parent);
+    const node = children.find((n) => label(n) === name);
+    assert.ok(node, `no ${name} in ${children.map(label).join(', ')}`);
+    return node;
+  }
+  const store = async (connection: string, universe: string, name: string) =>
+    child(await child(await child(await child(undefined, connection), universe), 'Data Stores'), name);
+  const lines = (file: string) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; status: string; differs?: string[] });
+
+  suiteSetup(async () => {
+    ctx = (await extensionApi()).testing.ctx;
+    realUi = ctx.ui;
+    staging = await TestEmulator.start({ apiKeys: [{ key: SKEY }] });
+    production = await TestEmulator.start({ apiKeys: [{ key: PKEY }] });
+    sclient = new OpenApiClient({ baseUrl: staging.url, apiKey: SKEY });
+    pclient = new OpenApiClient({ baseUrl: production.url, apiKey: PKEY });
+    // Players: a differs, b is the same, c only on staging, d only on production.
+    await set(sclient, SU, 'Players', 'a', { coins: 1 });
+    await set(sclient, SU, 'Players', 'b', { coins: 2 });
+    await set(sclient, SU, 'Players', 'c', { coins: 3 });
+    await set(pclient, PU, 'Players', 'a', { coins: 100 });
+    await set(pclient, PU, 'Players', 'b', { coins: 2 });
+    await set(pclient, PU, 'Players', 'd', { coins: 4 });
+    await set(sclient, SU, 'Inventory', 'x', 1);
+    await set(sclient, SU, 'Inventory', 'y', 2);
+    await set(sclient, SU, 'S1', 'k', 1);
+    await set(sclient, SU, 'S2', 'k', 2);
+    await set(sclient, SU, 'S2', 'm', 1);
+    connections.push(
+      await ctx.connections.add(
+        { name: 'Staging', baseUrl: staging.url, entryHeaderPrefix: 'platform', universes: [{ id: SU, name: 'Game' }] },
+        SKEY,
+      ),
+      await ctx.connections.add(
+        {
+          name: 'Production',
+          baseUrl: production.url,
+          entryHeaderPrefix: 'platform',
+          universes: [{ id: PU, name: 'Game' }],
+        },
+        PKEY,
+      ),
+    );
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-compare-stores-'));
+  });
+
+  teardown(async () => {
+    ctx.ui = realUi;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  suiteTeardown(async () => {
+    for (const c of connections) await ctx.connections.remove(c.id);
+    await sclient.close();
+    await pclient.close();
+    await staging.close();
+    await production.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("staging against production: the NDJSON, the summary, then Copy Differences… makes production hold staging's values", async () => {
+    const file = path.join(dir, 'players.ndjson');
+    const plan = path.join(dir, 'players-plan.ndjson');
+    const ui = new ScriptedUi()
+      .on('pick', /^Compare Players \(scope global\) with… /, 'The same store in another universe')
+      .on('pick', /^Connection /, 'Production')
+      .on(
+        'saveDialog',
+        /^Save the differences of Players \(scope global\) against Players of Production, Game /,
+        vscode.Uri.file(file),
+      )
+      .on('info', /^Players \(scope global\) against /, 'Copy Differences…')
+      .on('pick', /^Also delete the keys only in the target\? /, 'No')
+      .on(
+        'saveDialog',
+        /^Save the plan of the copy of Players \(scope global\) to Players of Production/,
+        vscode.Uri.file(plan),
+      )
+      .on(
+        'warn',
+        /^Copy the differences of Players \(scope global\) to Players of Production, Game \(scope global\)\? /,
+        'Copy',
+      )
+      .on('info', /^Copied the differences/, undefined);
+    ctx.ui = ui;
+    const result = (await vscode.commands.executeCommand(
+      'universeExplorer.compareStores',
+      await store('Staging', 'Game', 'Players'),
+    )) as CompareStoresResult;
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.deepEqual([result.different, result.onlySource, result.onlyTarget, result.same], [1, 1, 1, 1]);
+    assert.deepEqual(
+      lines(file).map((l) => [l.key, l.status, l.differs]),
+      [
+        ['a', 'different', ['value']],
+        ['c', 'onlySource', undefined],
+        ['d', 'onlyTarget', undefined],
+      ],
+    );
+    assert.match(
+      ui.messages('info')[0],
+      /^Players \(scope global\) against Players of Production, Game \(scope global\): 1 different, 1 only in the source, 1 only in the target, 1 the same \(4 keys compared in [\d.]+ s; players\.ndjson lists the differences\)\.$/,
+    );
+    await until('the summary of the copy', () =>
+      ui.messages('info').some((m) => m.startsWith('Copied the differences')),
+    );
+    assert.deepEqual(ui.messages('error'), []);
+    assert.match(ui.messages('warn')[0], /\? 1 written, 1 re-created, 0 deleted, \d+ B, about /);
+    assert.match(
+      ui.messages('info').find((m) => m.startsWith('Copied'))!,
+      /^Copied the differences of Players \(scope global\) to Players of Production, Game \(scope global\): 1 written, 1 re-created, 0 deleted, 0 skipped, 0 failed in /,
+    );
+    assert.deepEqual(await values(pclient, PU, 'Players', ['a', 'b', 'c', 'd']), {
+      a: { coins: 1 },
+      b: { coins: 2 },
+      c: { coins: 3 },
+      d: { coins: 4 },
+    });
+  });
+
+  test('another store in this universe: the store picked from the list, and the counts', async () => {
+    const file = path.join(dir, 's1.ndjson');
+    const ui = new ScriptedUi()
+      .on('pick', /^Compare S1 \(scope global\) with… /, 'Another store in this universe')
+      .on('pick', /^Compare S1 \(scope global\) with which store\? /, 'S2')
+      .on(
+        'saveDialog',
+        /^Save the differences of S1 \(scope global\) against S2 \(scope global\)$/,
+        vscode.Uri.file(file),
+      )
+      .on('info', /^S1 /, undefined);
+    ctx.ui = ui;
+    const result = (await vscode.commands.executeCommand(
+      'universeExplorer.compareStores',
+      await store('Staging', 'Game', 'S1'),
+    )) as CompareStoresResult;
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.match(
+      ui.messages('info')[0],
+      /^S1 \(scope global\) against S2 \(scope global\): 1 different, 0 only in the source, 1 only in the target, 0 the same /,
+    );
+    assert.deepEqual(
+      lines(file).map((l) => [l.key, l.status]),
+      [
+        ['k', 'different'],
+        ['m', 'onlyTarget'],
+      ],
+    );
+  });
+
+  test('an export file against a store: the file is the source, and Copy Differences… with deletes puts it back', async () => {
+    const exported = path.join(dir, 'inventory-export.ndjson');
+    await exportDataStore(sclient, { universeId: SU, datastoreName: 'Inventory', file: exported, resume: false });
+    await set(sclient, SU, 'Inventory', 'x', 5);
+    await set(sclient, SU, 'Inventory', 'z', 9);
+    const file = path.join(dir, 'inventory.ndjson');
+    const plan = path.join(dir, 'inventory-plan.ndjson');
+    const ui = new ScriptedUi()
+      .on('pick', /^Compare Inventory \(scope global\) with… /, 'An export file…')
+      .on('openDialog', /^Compare an export file \(the source\) with Inventory \(scope global\) \(the target\)$/, [
+        vscode.Uri.file(exported),
+      ])
+      .on('saveDialog', /^Save the differences of inventory-export\.ndjson against Inventory /, vscode.Uri.file(file))
+      .on('info', /^inventory-export\.ndjson against Inventory/, 'Copy Differences…')
+      .on('pick', /^Also delete the keys only in the target\? /, 'Yes')
+      .on('saveDialog', /^Save the plan of the copy of inventory-export\.ndjson to Inventory/, vscode.Uri.file(plan))
+      .on('warn', /^Copy the differences of inventory-export\.ndjson to Inventory \(scope global\)\? /, 'Copy')
+      .on('info', /^Copied the differences/, undefined);
+    ctx.ui = ui;
+    const result = (await vscode.commands.executeCommand(
+      'universeExplorer.compareStores',
+      await store('Staging', 'Game', 'Inventory'),
+    )) as CompareStoresResult;
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.deepEqual([result.different, result.onlySource, result.onlyTarget, result.same], [1, 0, 1, 1]);
+    assert.deepEqual(
+      lines(file).map((l) => [l.key, l.status]),
+      [
+        ['x', 'different'],
+        ['z', 'onlyTarget'],
+      ],
+    );
+    assert.match(
+      ui.messages('info')[0],
+      /^inventory-export\.ndjson against Inventory \(scope global\): 1 different, 0 only in the source, 1 only in the target, 1 the same /,
+    );
+    await until('the summary of the copy', () =>
+      ui.messages('info').some((m) => m.startsWith('Copied the differences')),
+    );
+    assert.deepEqual(ui.messages('error'), []);
+    assert.match(ui.messages('warn')[0], /\? 1 written, 0 re-created, 1 deleted, /);
+    assert.deepEqual(await values(sclient, SU, 'Inventory', ['x', 'y', 'z']), { x: 1, y: 2, z: 'deleted' });
   });
 });
