@@ -29,7 +29,7 @@ import {
   type Line,
 } from './ndjson';
 import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
-import { orderedMap, Scheduler } from './scheduler';
+import { orderedMap, pagesAhead, Scheduler } from './scheduler';
 
 export interface ExportArgs {
   universeId: number | string;
@@ -161,13 +161,8 @@ async function* pagesToRead(
   first: () => Promise<Page<EntryKey>>,
   done: Set<string> | undefined,
 ): AsyncGenerator<EntryKey[]> {
-  let page: Page<EntryKey> | undefined = await scheduler.run(first);
-  while (page) {
-    const current: Page<EntryKey> = page;
-    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
-    next?.catch(() => undefined); // handled when its turn comes
-    yield done?.size ? current.items.filter((k) => !done.has(idOf(k))) : current.items;
-    page = await next;
+  for await (const items of pagesAhead(scheduler, await scheduler.run(first))) {
+    yield done?.size ? items.filter((k) => !done.has(idOf(k))) : items;
   }
 }
 

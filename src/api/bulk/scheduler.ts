@@ -2,6 +2,7 @@
 // and a 429 that pauses everyone until retry-after instead of failing the entry.
 import { abortError, RateLimitedError } from '../errors';
 import { sleep, type RateLimit } from '../http';
+import type { Page } from '../paging';
 
 export interface SchedulerOptions {
   /** Tasks in flight at most. Default 16, the transport's connections per origin. */
@@ -143,6 +144,21 @@ export class Scheduler {
     this.consecutive429++;
     const backoff = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** (this.consecutive429 - 1));
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + (error.retryAfterMs ?? backoff));
+  }
+}
+
+/**
+ * The items of `first` and of each page after it. Each next page is asked for through the scheduler (it counts against
+ * the same limit) as soon as a page is yielded, so whoever works through the items never waits for a page.
+ */
+export async function* pagesAhead<T>(scheduler: Scheduler, first: Page<T> | undefined): AsyncGenerator<T[]> {
+  let page = first;
+  while (page) {
+    const current: Page<T> = page;
+    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
+    next?.catch(() => undefined); // handled when its turn comes
+    yield current.items;
+    page = await next;
   }
 }
 

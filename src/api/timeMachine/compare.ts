@@ -4,11 +4,10 @@
 // window of keys in flight is held.
 import type { OpenApiClient } from '../client';
 import type { EntryKey } from '../datastores';
-import type { Page } from '../paging';
 import type { EntryVersion } from '../schemas';
 import { LineWriter } from '../bulk/ndjson';
 import { Progress, startRun, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
-import { orderedMap, type Scheduler } from '../bulk/scheduler';
+import { orderedMap, pagesAhead, type Scheduler } from '../bulk/scheduler';
 import { newestVersions, readVersion, versionAt, type EntryAddress } from './at';
 import { checkMoment } from './moment';
 
@@ -172,14 +171,7 @@ async function* keyBatches(
     prefix: prefix || undefined,
     limit: size,
   };
-  let page: Page<EntryKey> | undefined = await scheduler.run(() => client.datastores.listEntries(listing, { signal }));
-  while (page) {
-    const current: Page<EntryKey> = page;
-    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
-    next?.catch(() => undefined); // handled when its turn comes
-    yield current.items;
-    page = await next;
-  }
+  yield* pagesAhead(scheduler, await scheduler.run(() => client.datastores.listEntries(listing, { signal })));
 }
 
 const versionLine = (v: EntryVersion | undefined) =>

@@ -5,10 +5,9 @@
 import type { OpenApiClient } from '../client';
 import type { EntryKey } from '../datastores';
 import { NotFoundError } from '../errors';
-import type { Page } from '../paging';
 import { parseEntryLine, parseHeaderLine, readLines, type EntryLine, type ExportHeader } from '../bulk/ndjson';
 import { Progress, startRun, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from '../bulk/progress';
-import { orderedMap } from '../bulk/scheduler';
+import { orderedMap, pagesAhead } from '../bulk/scheduler';
 import { canonicalJson } from './fieldHistory';
 
 /** A live store. */
@@ -254,16 +253,10 @@ async function* listing(side: CompareSide, run: BulkRun | undefined, signal?: Ab
     prefix: prefix || undefined,
     limit: side.pageSize ?? 100,
   };
-  let page: Page<EntryKey> | undefined = await scheduler.run(() =>
-    side.client.datastores.listEntries(args, { signal: run!.signal }),
+  yield* pagesAhead(
+    scheduler,
+    await scheduler.run(() => side.client.datastores.listEntries(args, { signal: run!.signal })),
   );
-  while (page) {
-    const current: Page<EntryKey> = page;
-    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
-    next?.catch(() => undefined); // handled when its turn comes
-    yield current.items;
-    page = await next;
-  }
 }
 
 /** Reads a batched listing one key at a time, checking that it goes up in listing order. */

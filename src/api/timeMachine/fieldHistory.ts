@@ -6,7 +6,7 @@ import { NotFoundError } from '../errors';
 import type { Page } from '../paging';
 import type { EntryVersion } from '../schemas';
 import { startRun, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
-import { orderedMap, type Scheduler } from '../bulk/scheduler';
+import { orderedMap, pagesAhead, type Scheduler } from '../bulk/scheduler';
 import { readVersion, versionAt, type EntryAddress, type EntryAt } from './at';
 
 /** A path into a JSON value: object keys and array indexes. */
@@ -236,11 +236,5 @@ async function* versionPages(
     if (error instanceof NotFoundError) return;
     throw error;
   }
-  while (page) {
-    const current: Page<EntryVersion> = page;
-    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
-    next?.catch(() => undefined); // handled when its turn comes
-    yield current.items;
-    page = await next;
-  }
+  yield* pagesAhead(scheduler, page);
 }
