@@ -42,6 +42,14 @@ export class PermissionDeniedError extends ApiError {
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
+
+/** For `.catch`: a NotFoundError (no such entry, version or key) becomes `value`; any other error is thrown again. */
+export const notFoundAs =
+  <T>(value: T) =>
+  (error: unknown): T => {
+    if (error instanceof NotFoundError) return value;
+    throw error;
+  };
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
 }

@@ -7,6 +7,7 @@ export {
   InvalidArgumentError,
   NetworkError,
   NotFoundError,
+  notFoundAs,
   OperationFailedError,
   OperationTimeoutError,
   PermissionDeniedError,

@@ -13,6 +13,8 @@ import {
   fieldHistory,
   importDataStore,
   NotFoundError,
+  notFoundAs,
+  newestVersions,
   planCopy,
   planRestore,
   planUndo,
@@ -260,17 +262,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** The entry's newest versions (deletions included), newest first, at most `limit`. */
   async recentVersions(a: EntryAddress, limit: number, signal: AbortSignal): Promise<EntryVersion[]> {
-    const client = await this.client(a);
-    try {
-      const page = await client.datastores.listEntryVersions(
-        { ...entryRequest(a), sortOrder: 'Descending', limit },
-        { signal },
-      );
-      return page.items.slice(0, limit);
-    } catch (error) {
-      if (error instanceof NotFoundError) return [];
-      throw error;
-    }
+    return newestVersions(await this.client(a), a, limit, undefined, { signal });
   }
 
   // The time machine.
@@ -507,10 +499,7 @@ export class DataStoresModel implements vscode.Disposable {
   async restore(a: EntryAddress, versionId: string, signal: AbortSignal): Promise<EntryVersion> {
     const client = await this.client(a);
     const old = await client.datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
-    const current = await client.datastores.getEntry(entryRequest(a), { signal }).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    });
+    const current = await client.datastores.getEntry(entryRequest(a), { signal }).catch(notFoundAs(undefined));
     const written = await client.datastores.setEntry(
       {
         ...entryRequest(a),

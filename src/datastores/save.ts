@@ -5,7 +5,7 @@
 // deletion) goes to the product's own choice. A save that does not happen says so in the product's words and
 // keeps the edit.
 import vscode = require('vscode');
-import { NotFoundError, PreconditionFailedError } from '../api';
+import { NotFoundError, notFoundAs, PreconditionFailedError } from '../api';
 import { isCancel, reason } from '../core/errors';
 import { formatBytes } from '../core/format';
 import type { Log } from '../core/log';
@@ -190,10 +190,7 @@ export class EntrySaver {
    * `go`: write again (on the service's version now, or as a new entry). The auto-save never asks: it stops.
    */
   private async resolve(uri: vscode.Uri, a: EntryAddress, compact: string, via: SaveVia): Promise<Resolution> {
-    const theirs = await this.model.current(a).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    });
+    const theirs = await this.model.current(a).catch(notFoundAs(undefined));
     const deleted = !theirs || !!theirs.deleted;
     if (via === 'auto') {
       const message = deleted

@@ -1,6 +1,6 @@
 // The Data Stores group of a universe and what it expands to: stores, entries (keys) and their versions.
 import vscode = require('vscode');
-import { NotFoundError, type DataStore, type EntryKey, type EntryVersion } from '../api';
+import { notFoundAs, type DataStore, type EntryKey, type EntryVersion } from '../api';
 import { formatBytes } from '../core/format';
 import { t } from '../core/text';
 import { localAndUtc } from '../core/time';
@@ -150,10 +150,7 @@ export class EntryNode implements PagedNode {
 
   /** The tooltip needs a read of the entry, so it is loaded on hover only. */
   async resolveTooltip(signal: AbortSignal): Promise<string> {
-    const entry = await this.model.read(this.address, signal).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    });
+    const entry = await this.model.read(this.address, signal).catch(notFoundAs(undefined));
     if (!entry) {
       return [
         t`${this.entry.key} (scope ${this.entry.scope})`,

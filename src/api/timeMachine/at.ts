@@ -3,7 +3,7 @@
 // others, so a key deleted at the moment has a version there and no value.
 import type { OpenApiClient } from '../client';
 import type { Entry } from '../datastores';
-import { NotFoundError } from '../errors';
+import { notFoundAs } from '../errors';
 import type { CallOptions } from '../http';
 import type { EntryVersion } from '../schemas';
 
@@ -39,16 +39,10 @@ export async function newestVersions(
   time?: Date,
   opts: CallOptions = {},
 ): Promise<EntryVersion[]> {
-  try {
-    const page = await client.datastores.listEntryVersions(
-      { ...query(address), endTime: time?.toISOString(), sortOrder: 'Descending', limit },
-      opts,
-    );
-    return page.items.slice(0, limit);
-  } catch (error) {
-    if (error instanceof NotFoundError) return [];
-    throw error;
-  }
+  const page = await client.datastores
+    .listEntryVersions({ ...query(address), endTime: time?.toISOString(), sortOrder: 'Descending', limit }, opts)
+    .catch(notFoundAs(undefined));
+  return page?.items.slice(0, limit) ?? [];
 }
 
 /**
@@ -71,13 +65,10 @@ export async function readVersion(
   version: EntryVersion,
   opts: CallOptions = {},
 ): Promise<EntryAt | undefined> {
-  try {
-    const entry = await client.datastores.getEntryVersion({ ...query(address), versionId: version.version }, opts);
-    return { ...entry, at: version };
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  const entry = await client.datastores
+    .getEntryVersion({ ...query(address), versionId: version.version }, opts)
+    .catch(notFoundAs(undefined));
+  return entry && { ...entry, at: version };
 }
 
 /**

@@ -4,7 +4,7 @@
 // being read are held, never a store. A side found out of order stops the comparison with an error.
 import type { OpenApiClient } from '../client';
 import type { EntryKey } from '../datastores';
-import { NotFoundError } from '../errors';
+import { notFoundAs } from '../errors';
 import { parseEntryLine, parseHeaderLine, readLines, type EntryLine, type ExportHeader } from '../bulk/ndjson';
 import { Progress, startRun, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from '../bulk/progress';
 import { orderedMap, pagesAhead } from '../bulk/scheduler';
@@ -126,23 +126,22 @@ export async function* compareStores(
     if (!k) return undefined;
     if (k.line) return fromLine(k.line);
     const live = side as LiveSide;
-    try {
-      const e = await run!.scheduler.run(() =>
+    const e = await run!.scheduler
+      .run(() =>
         live.client.datastores.getEntry(
           { universeId: live.universeId, datastoreName: live.datastoreName, scope: k.scope, entryKey: k.key },
           { signal: run!.signal },
         ),
-      );
-      return {
+      )
+      .catch(notFoundAs(undefined));
+    return (
+      e && {
         raw: normalize ? exportText(e.raw) : e.raw,
         attributes: e.attributes,
         userIds: e.userIds,
         version: e.version,
-      };
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    }
+      }
+    );
   };
   const comparePair = async (p: Pair): Promise<StoresComparison | undefined> => {
     const [s, t] = await Promise.all([readSide(source, sourceRun, p.source), readSide(target, targetRun, p.target)]);

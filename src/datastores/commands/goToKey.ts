@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { NotFoundError } from '../../api';
+import { notFoundAs } from '../../api';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { describeEntry } from '../save';
@@ -20,10 +20,7 @@ export const goToKey: DataStoresCommand = {
     const scope = await scopeFor(ctx.ui, store);
     const address = { ...store.ref, scope, key };
     const found = await ctx.ui.progress(t`Opening ${key}…`, (signal) =>
-      ctx.model.current(address, signal).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      }),
+      ctx.model.current(address, signal).catch(notFoundAs(undefined)),
     );
     if (!found) {
       if (store.readOnly) throw new Error(t`${describeEntry(address)} does not exist`);
