@@ -46,3 +46,11 @@ export async function runCommand<C extends CommandBase>(ctx: C, def: CommandDef<
     return undefined;
   }
 }
+
+/**
+ * Work started from a message's button after a command ended (Copy Differences…, Undo): run as a command is, logged
+ * under `id`, silent on cancel, a failure shown as "Failed to <failure>: <reason>" with Show Log.
+ */
+export function runFollowUp<C extends CommandBase>(ctx: C, id: string, failure: string, work: () => Promise<unknown>) {
+  return runCommand(ctx, { id, failure, run: work }, []);
+}

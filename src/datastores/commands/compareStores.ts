@@ -2,11 +2,11 @@
 // store of the universe, the same store in another universe (staging against production), or an export file (then
 // the file is the source and the row the target). The differences go to an NDJSON file; the summary offers Copy
 // Differences…, which plans the copy into the target as a restore plan and runs it as Restore to Time… does.
+import { runFollowUp } from '../../core/commands';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
 import type { CopyPlanSummary, StoresComparison, StoresCounts, StoresSummary } from '../../api';
-import { isCancel, reason } from '../../core/errors';
 import { pickConnection, pickUniverse } from '../../core/prompts';
 import { settings } from '../../core/settings';
 import { t } from '../../core/text';
@@ -218,17 +218,9 @@ export const compareStores: DataStoresCommand = {
       describe: (c) => t`${keys(compared(c))} · ${count(differing(c))} differ · ${count(c.ratePerSecond)}/s`,
       run: async (opts) => {
         const results = ctx.model.compareStores(source, target, opts);
+        // yield* hands on the summary at the end, and a stop (a failed write) to the requests.
         async function* kept(): AsyncGenerator<StoresComparison> {
-          try {
-            let next = await results.next();
-            while (!next.done) {
-              yield next.value;
-              next = await results.next();
-            }
-            summary = next.value;
-          } finally {
-            if (!summary) await results.return(undefined as never); // a failed write stops the requests
-          }
+          summary = yield* results;
         }
         await writeDifferences(file, kept());
       },
@@ -242,18 +234,12 @@ export const compareStores: DataStoresCommand = {
     const copy = t`Copy Differences…`;
     const open = t`Open File`;
     const actions = differing(s) && copyTo.writable ? [copy, open] : [open];
-    void ctx.ui
-      .info(text, ...actions)
-      .then(async (choice) => {
+    void ctx.ui.info(text, ...actions).then((choice) =>
+      runFollowUp(ctx, 'universeExplorer.copyDifferences', t`copy the differences`, async () => {
         if (choice === open) await vscode.window.showTextDocument(uri, { preview: false });
         if (choice === copy) await copyDifferences(ctx, source, sourceWhat, copyTo);
-      })
-      .catch((error: unknown) => {
-        if (isCancel(error)) return;
-        const message = t`Failed to copy the differences: ${reason(error)}`;
-        ctx.log.error(message);
-        void ctx.ui.error(message);
-      });
+      }),
+    );
     return result;
   },
 };

@@ -1,5 +1,6 @@
 // Compare with Time… on a data store row: each key under the row's filter (its scope or all scopes, its prefix)
 // against the moment chosen, written as NDJSON, then a summary with the keys that differ one click away.
+import { runFollowUp } from '../../core/commands';
 import * as path from 'node:path';
 import vscode = require('vscode');
 import {
@@ -9,7 +10,6 @@ import {
   type CompareSummary,
   type KeyComparison,
 } from '../../api';
-import { isCancel, reason } from '../../core/errors';
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
@@ -150,18 +150,12 @@ export const compareWithTime: DataStoresCommand = {
     const show = t`Show Differences`;
     const open = t`Open File`;
     const actions = differing(result) ? [show, open] : [open];
-    void ctx.ui
-      .info(text, ...actions)
-      .then(async (choice) => {
+    void ctx.ui.info(text, ...actions).then((choice) =>
+      runFollowUp(ctx, 'universeExplorer.showDifferences', t`show the differences`, async () => {
         if (choice === open) await vscode.window.showTextDocument(uri, { preview: false });
         if (choice === show) await showDifferences(ctx, ref, result, t`${what}: keys that differ from ${when}`, scopes);
-      })
-      .catch((error: unknown) => {
-        if (isCancel(error)) return;
-        const message = t`Failed to show the differences: ${reason(error)}`;
-        ctx.log.error(message);
-        void ctx.ui.error(message);
-      });
+      }),
+    );
     return result;
   },
 };

@@ -1,5 +1,6 @@
 // What Restore to Time…, Undo a Restore… and Copy Differences… share: the dry run asked as a modal question, the run under one
 // cancellable notification (count, rate, time left), and the summary with the skipped keys, the audit and Undo.
+import { runFollowUp } from '../../core/commands';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
@@ -216,18 +217,13 @@ function showResult(ctx: DataStoresContext, run: PlanRun, result: RestoreResult)
     ...(audit ? [openAudit] : []),
   ];
   const shown = result.skipped || result.failed ? ctx.ui.warn(text, {}, ...buttons) : ctx.ui.info(text, ...buttons);
-  void shown
-    .then(async (choice) => {
+  void shown.then((choice) =>
+    runFollowUp(ctx, 'universeExplorer.undoRestore', t`undo the restore`, async () => {
       if (choice === openSkipped && result.skippedFile) await open(result.skippedFile);
       if (choice === openAudit) await open(result.auditFile);
       if (choice === undo) await undoFromAudit(ctx, run.store, result.auditFile, run.what);
-    })
-    .catch((error: unknown) => {
-      if (isCancel(error)) return;
-      const message = t`Failed to undo the restore: ${reason(error)}`;
-      ctx.log.error(message);
-      void ctx.ui.error(message);
-    });
+    }),
+  );
   return text;
 }
 
