@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   });
   const status = new StatusBar(connections, view);
   const core = { connections, ui, log, tree };
-  const datastores = activateDataStores({ ...core, workspaceState: context.workspaceState, status });
+  const datastores = activateDataStores({ ...core, view, workspaceState: context.workspaceState, status });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: context.globalState });
   const sandbox = activateSandbox({ context, connections, ui, log, status });

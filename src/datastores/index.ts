@@ -6,6 +6,7 @@ import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
 import type { BulkStatus } from '../core/statusBar';
 import { t } from '../core/text';
+import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { chooseScope } from './commands/chooseScope';
@@ -25,6 +26,7 @@ import { goToKey } from './commands/goToKey';
 import { importDataStore } from './commands/importDataStore';
 import { incrementEntry } from './commands/incrementEntry';
 import { newEntry } from './commands/newEntry';
+import { closeAtTime, openAtTime } from './commands/openAtTime';
 import { restoreToTime } from './commands/restoreToTime';
 import { restoreVersion } from './commands/restoreVersion';
 import { saveEntry } from './commands/saveEntry';
@@ -52,6 +54,8 @@ const commands: readonly DataStoresCommand[] = [
   restoreVersion,
   exportDataStore,
   importDataStore,
+  openAtTime,
+  closeAtTime,
   compareWithTime,
   compareStores,
   fieldHistory,
@@ -74,8 +78,12 @@ export function activateDataStores(deps: {
   tree: UniverseTree;
   workspaceState: vscode.Memento;
   status: BulkStatus;
+  view: vscode.TreeView<TreeNode>;
 }) {
-  const { connections, ui, log, tree, status } = deps;
+  const { connections, ui, log, tree, status, view } = deps;
+  const reveal = async (node: TreeNode): Promise<void> => {
+    await view.reveal(node, { select: true, focus: true, expand: true });
+  };
   const model = new DataStoresModel(connections, deps.workspaceState);
   const saver: EntrySaver = new EntrySaver(model, ui, log, (uri): Promise<void> => files.refresh(uri));
   const files = new EntryFileSystem(model, saver);
@@ -91,7 +99,7 @@ export function activateDataStores(deps: {
       isReadonly: true,
     }),
     ...followModel(model, tree),
-    ...registerCommands({ ui, log, model, saver, documents, status, connections }, commands),
+    ...registerCommands({ ui, log, model, saver, documents, status, connections, reveal }, commands),
   ];
   return { model, disposables };
 }

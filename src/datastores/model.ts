@@ -132,6 +132,7 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly storePrefixes = new Map<string, string>();
   private readonly filters = new Map<string, StoreFilter>();
   private readonly keyStates = new Map<string, KeyState>();
+  private readonly moments = new Map<string, Date>();
 
   constructor(
     private readonly connections: Connections,
@@ -172,26 +173,49 @@ export class DataStoresModel implements vscode.Disposable {
   /** A page of keys under the store's filter; the keys not known yet are then checked for deletion. */
   async listKeys(store: StoreRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryKey>> {
     const client = await this.client(store);
-    const { scope, prefix } = this.filter(store);
-    const all = scope === allScopes;
-    const page = await client.datastores.listEntries(
-      {
-        universeId: store.universeId,
-        datastoreName: store.datastoreName,
-        scope: all ? undefined : scope,
-        allScopes: all || undefined,
-        prefix: prefix || undefined,
-        limit: settings().pageSize,
-        cursor,
-      },
-      { signal },
-    );
+    const page = await this.keysPage(client, store, cursor, signal);
     void this.probe(
       client,
       page.items.map((k) => ({ ...store, scope: k.scope, key: k.key })),
       signal,
     );
     return page;
+  }
+
+  /** The moment a store's time view shows (Open at Time); undefined when it has none. */
+  moment(store: StoreRef): Date | undefined {
+    return this.moments.get(storeKey(store));
+  }
+
+  /** Shows the store as it was at `time` under its row, or closes that view (no time). */
+  setMoment(store: StoreRef, time: Date | undefined): void {
+    if (time) this.moments.set(storeKey(store), time);
+    else this.moments.delete(storeKey(store));
+    this.storeChanged.fire(store);
+  }
+
+  /**
+   * A page of the store's keys under its filter as they were at `time`: each that held an entry then, with the
+   * version it held and what became of it since. Keys created since are left out; a page left empty by them is
+   * followed by the next one.
+   */
+  async listKeysAt(
+    store: StoreRef,
+    time: Date,
+    cursor: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ items: KeyComparison[]; next?: string }> {
+    const client = await this.client(store);
+    const { universeId, datastoreName } = store;
+    for (;;) {
+      const page = await this.keysPage(client, store, cursor, signal);
+      const items: KeyComparison[] = [];
+      const opts = { signal, concurrency: PROBES_IN_FLIGHT };
+      for await (const c of compareWithTime(client, { universeId, datastoreName, keys: page.items }, time, opts))
+        if (c.status !== 'created') items.push(c);
+      if (items.length || !page.next) return { items, next: page.next };
+      cursor = page.next;
+    }
   }
 
   /** Newest first. The newest version tells whether the key is deleted. */
@@ -649,6 +673,29 @@ export class DataStoresModel implements vscode.Disposable {
       allScopes: all || undefined,
       prefix: filter.prefix || undefined,
     };
+  }
+
+  /** A page of List Entries under the store's filter (scope and prefix). */
+  private keysPage(
+    client: OpenApiClient,
+    store: StoreRef,
+    cursor: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Page<EntryKey>> {
+    const { scope, prefix } = this.filter(store);
+    const all = scope === allScopes;
+    return client.datastores.listEntries(
+      {
+        universeId: store.universeId,
+        datastoreName: store.datastoreName,
+        scope: all ? undefined : scope,
+        allScopes: all || undefined,
+        prefix: prefix || undefined,
+        limit: settings().pageSize,
+        cursor,
+      },
+      { signal },
+    );
   }
 
   private client(u: UniverseRef): Promise<OpenApiClient> {

@@ -1,9 +1,16 @@
 // The Data Stores group of a universe and what it expands to: stores, entries (keys) and their versions.
 import vscode = require('vscode');
-import { notFoundAs, type DataStore, type EntryKey, type EntryVersion } from '../api';
+import {
+  notFoundAs,
+  type CompareStatus,
+  type DataStore,
+  type EntryKey,
+  type EntryVersion,
+  type KeyComparison,
+} from '../api';
 import { formatBytes } from '../core/format';
 import { t } from '../core/text';
-import { localAndUtc } from '../core/time';
+import { localAndUtc, localTime } from '../core/time';
 import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
 import { Pager } from '../core/tree/pager';
@@ -95,12 +102,135 @@ export class DataStoreNode implements PagedNode {
     return item;
   }
 
-  children(): Promise<TreeNode[]> {
-    return pagedChildren(this, this.pager, (k) => new EntryNode(this.model, this, k));
+  /** The store as it was at the moment chosen with Open at Time, shown as its first child; undefined without one. */
+  get atTime(): StoreAtTimeNode | undefined {
+    const time = this.model.moment(this.ref);
+    if (time?.getTime() !== this.shownAt?.time.getTime()) this.shownAt = time && new StoreAtTimeNode(this, time);
+    return this.shownAt;
+  }
+
+  private shownAt: StoreAtTimeNode | undefined;
+
+  async children(): Promise<TreeNode[]> {
+    const keys = await pagedChildren(this, this.pager, (k) => new EntryNode(this.model, this, k));
+    const atTime = this.atTime;
+    return atTime ? [atTime, ...keys] : keys;
   }
 
   reset(): void {
     this.pager.reset();
+    this.shownAt?.reset();
+  }
+}
+
+/** What became of an entry since the moment of a time view. */
+function sinceText(status: CompareStatus): string {
+  if (status === 'changed') return t`changed since`;
+  if (status === 'deleted') return t`deleted since`;
+  return t`unchanged`;
+}
+
+/** Open at Time: the store's keys (under its filter) as they were at a moment, each opening read-only. */
+export class StoreAtTimeNode implements PagedNode {
+  readonly id: string;
+  readonly pager: Pager<KeyComparison>;
+
+  constructor(
+    readonly parent: DataStoreNode,
+    readonly time: Date,
+  ) {
+    this.id = `${parent.id}/@at:${time.getTime()}`;
+    this.pager = new Pager((cursor, signal) => parent.model.listKeysAt(parent.ref, time, cursor, signal));
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
+  }
+
+  item(): vscode.TreeItem {
+    const when = localTime(this.time.getTime());
+    const item = new vscode.TreeItem(t`As of ${when}`, vscode.TreeItemCollapsibleState.Expanded);
+    item.description = t`read-only`;
+    item.iconPath = new vscode.ThemeIcon('history');
+    item.tooltip = [
+      t`${this.parent.store.name} as it was at ${localAndUtc(this.time.getTime())}: the keys that held an entry then, each with the version it held. Keys created since are not listed.`,
+      t`Close it with the × on this row.`,
+    ].join('\n');
+    item.contextValue = this.readOnly ? 'storeAtTime.readOnly' : 'storeAtTime';
+    return item;
+  }
+
+  children(): Promise<TreeNode[]> {
+    return pagedChildren(this, this.pager, (c) => new EntryAtTimeNode(this, c));
+  }
+
+  reset(): void {
+    this.pager.reset();
+  }
+}
+
+/** A row that shows one version of an entry: in its history, or in a store's time view (the version then). */
+export interface VersionRow extends TreeNode {
+  readonly address: EntryAddress;
+  readonly version: EntryVersion;
+  /** The version, read-only. */
+  readonly uri: vscode.Uri;
+  /** The entry as it is now. */
+  readonly entryUri: vscode.Uri;
+  readonly readOnly: boolean;
+}
+
+/** An entry of a time view: the version it held at the moment, and what became of it since. */
+export class EntryAtTimeNode implements VersionRow {
+  readonly id: string;
+  readonly version: EntryVersion;
+  readonly address: EntryAddress;
+
+  constructor(
+    readonly parent: StoreAtTimeNode,
+    private comparison: KeyComparison,
+  ) {
+    this.id = `${parent.id}/${encodeURIComponent(comparison.scope)}/${encodeURIComponent(comparison.key)}`;
+    this.version = comparison.then!; // a time view lists only keys that held an entry then
+    this.address = { ...parent.parent.ref, scope: comparison.scope, key: comparison.key };
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
+  }
+
+  /** The entry was written (a version id) or deleted since the view was listed. */
+  changed(version: string | undefined): void {
+    const status = version === undefined ? 'deleted' : version === this.version.version ? 'unchanged' : 'changed';
+    this.comparison = { ...this.comparison, status, now: undefined };
+  }
+
+  get uri(): vscode.Uri {
+    return versionUri(this.address, this.version, this.parent.time);
+  }
+
+  get entryUri(): vscode.Uri {
+    return entryUri(this.address);
+  }
+
+  item(): vscode.TreeItem {
+    const c = this.comparison;
+    const item = new vscode.TreeItem(c.key, vscode.TreeItemCollapsibleState.None);
+    const scope = this.parent.parent.scope === allScopes ? c.scope : '';
+    item.description = [scope, sinceText(c.status)].filter(Boolean).join(' · ');
+    item.tooltip = [
+      t`${c.key} (scope ${c.scope}) at ${localTime(this.parent.time.getTime())}`,
+      t`The version written ${localAndUtc(this.version.createdTime, { seconds: true })}, ${formatBytes(this.version.contentLength)}`,
+      c.status === 'unchanged'
+        ? t`Unchanged since`
+        : c.now
+          ? t`${sinceText(c.status)}: ${localTime(c.now.createdTime, { seconds: true })}`
+          : sinceText(c.status),
+    ].join('\n');
+    item.iconPath = new vscode.ThemeIcon(c.status === 'unchanged' ? 'json' : c.status === 'deleted' ? 'trash' : 'diff');
+    item.contextValue = this.readOnly ? 'version.readOnly' : 'version';
+    item.command = { command: 'vscode.open', title: t`Open Version`, arguments: [this.uri] };
+    return item;
   }
 }
 
@@ -178,7 +308,7 @@ export class EntryNode implements PagedNode {
   }
 }
 
-export class VersionNode implements TreeNode {
+export class VersionNode implements VersionRow {
   readonly id: string;
 
   constructor(
@@ -188,8 +318,20 @@ export class VersionNode implements TreeNode {
     this.id = `${parent.id}/v:${version.version}`;
   }
 
+  get address(): EntryAddress {
+    return this.parent.address;
+  }
+
+  get readOnly(): boolean {
+    return this.parent.readOnly;
+  }
+
   get uri(): vscode.Uri {
     return versionUri(this.parent.address, this.version);
+  }
+
+  get entryUri(): vscode.Uri {
+    return this.parent.uri;
   }
 
   item(): vscode.TreeItem {

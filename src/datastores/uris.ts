@@ -14,9 +14,18 @@ export function entryUri(a: EntryAddress): vscode.Uri {
   return vscode.Uri.from({ scheme: entryScheme, authority: a.connectionId, path: entryPath(a) });
 }
 
-/** The query's time is only shown (the tab title says which version it is); the id identifies it. */
-export function versionUri(a: EntryAddress, version: { version: string; createdTime: string | number }): vscode.Uri {
-  const query = JSON.stringify({ version: version.version, time: versionTime(version.createdTime) });
+/**
+ * The query's time is only shown (the tab title says which version it is); the id identifies it. Opened from a time
+ * view (`at`), the title also says the moment: `Player_1.json (version of 24 Nov 2026, 14:05:07, as of 25 Nov …)`.
+ */
+export function versionUri(
+  a: EntryAddress,
+  version: { version: string; createdTime: string | number },
+  at?: Date,
+): vscode.Uri {
+  const written = versionTime(version.createdTime);
+  const time = at ? t`${written}, as of ${localTime(at.getTime())}` : written;
+  const query = JSON.stringify({ version: version.version, time });
   return vscode.Uri.from({ scheme: versionScheme, authority: a.connectionId, path: entryPath(a), query });
 }
 

@@ -2,7 +2,7 @@ import type vscode = require('vscode');
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import { sameEntry, sameStore, type DataStoresModel } from './model';
-import { DataStoreNode, DataStoresGroupNode, EntryNode } from './tree';
+import { DataStoreNode, DataStoresGroupNode, EntryAtTimeNode, EntryNode } from './tree';
 
 /**
  * The tree follows the model: a changed list or filter reloads the nodes that show it; what is learnt of a key
@@ -25,9 +25,17 @@ export function followModel(model: DataStoresModel, tree: UniverseTree): vscode.
       ),
     ),
     model.onDidChangeStore((store) => where((n) => n instanceof DataStoreNode && sameStore(n.ref, store), reload)),
-    model.onDidChangeEntry(({ address }) =>
-      where((n) => n instanceof EntryNode && sameEntry(n.address, address), reload),
-    ),
+    model.onDidChangeEntry(({ address, version }) => {
+      where((n) => n instanceof EntryNode && sameEntry(n.address, address), reload);
+      // A time view keeps the version then; only what became of it since changes.
+      where(
+        (n) => n instanceof EntryAtTimeNode && sameEntry(n.address, address),
+        (n) => {
+          (n as EntryAtTimeNode).changed(version);
+          redraw(n);
+        },
+      );
+    }),
     model.onDidChangeKeyState((address) =>
       where((n) => n instanceof EntryNode && sameEntry(n.address, address), redraw),
     ),

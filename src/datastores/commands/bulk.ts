@@ -18,6 +18,16 @@ export function localPath(uri: vscode.Uri): string {
   return uri.fsPath;
 }
 
+/** A file named after the store in the first workspace folder (`Inventory-since-2026-11-24T1400Z.ndjson`). */
+export function workspaceFile(name: string, suffix?: string): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const base = name.replace(/[\\/:*?"<>|]/g, '_');
+  return folder && vscode.Uri.joinPath(folder, `${suffix ? `${base}-${suffix}` : base}.ndjson`);
+}
+
+/** A moment as a file name part: `2026-11-24T1400Z`. */
+export const fileStamp = (time: Date): string => `${time.toISOString().slice(0, 16).replace(/:/g, '')}Z`;
+
 export const count = (n: number): string => n.toLocaleString('en-US');
 
 /** `1 entry`, `2 entries`. */

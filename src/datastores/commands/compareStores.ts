@@ -11,10 +11,10 @@ import { pickConnection, pickUniverse } from '../../core/prompts';
 import { settings } from '../../core/settings';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { allScopes, type StoreFilter, type StoreRef, type StoreSide } from '../model';
-import { count, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
+import { type StoreFilter, type StoreRef, type StoreSide } from '../model';
+import { count, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
-import { asDataStore } from './nodes';
+import { asDataStore, filterText } from './nodes';
 import { begun, confirmPlan, planActions, runAndShow, type PlanRun } from './restorePlan';
 
 /** Store names offered for "Another store in this universe". */
@@ -38,16 +38,6 @@ export interface CompareStoresResult extends StoresSummary {
 const keys = (n: number): string => (n === 1 ? t`${count(n)} key` : t`${count(n)} keys`);
 const compared = (c: StoresCounts): number => c.same + c.different + c.onlySource + c.onlyTarget;
 const differing = (c: StoresCounts): number => c.different + c.onlySource + c.onlyTarget;
-
-function whereOf(filter: StoreFilter): string {
-  const where = filter.scope === allScopes ? t`all scopes` : t`scope ${filter.scope}`;
-  return filter.prefix ? t`${where}, keys starting with "${filter.prefix}"` : where;
-}
-
-function defaultUri(name: string, suffix: string): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  return folder && vscode.Uri.joinPath(folder, `${name.replace(/[\\/:*?"<>|]/g, '_')}-${suffix}.ndjson`);
-}
 
 /** Writes the comparisons that are not "same", one JSON line each. */
 async function writeDifferences(file: string, results: AsyncIterable<StoresComparison>): Promise<void> {
@@ -123,7 +113,7 @@ async function askOther(
     return {
       store: { ...ref, datastoreName: label },
       filter,
-      what: t`${label} (${whereOf(filter)})`,
+      what: t`${label} (${filterText(filter)})`,
       writable: !readOnly(ref.universeId),
     };
   }
@@ -135,7 +125,7 @@ async function askOther(
   return {
     store: { connectionId: connection.id, universeId: universe.id, datastoreName: name },
     filter,
-    what: t`${name} of ${connection.name}, ${there} (${whereOf(filter)})`,
+    what: t`${name} of ${connection.name}, ${there} (${filterText(filter)})`,
     writable: !readOnly(universe.id),
   };
 }
@@ -162,7 +152,7 @@ async function copyDifferences(
         title: t`Save the plan of the copy of ${sourceWhat} to ${target.what}`,
         saveLabel: t`Plan`,
         filters: ndjsonFilters(),
-        defaultUri: defaultUri(target.store.datastoreName, 'copy-plan'),
+        defaultUri: workspaceFile(target.store.datastoreName, 'copy-plan'),
       }),
     ),
   );
@@ -191,7 +181,7 @@ export const compareStores: DataStoresCommand = {
     const ref = row.ref;
     const name = row.store.name;
     const filter = ctx.model.filter(ref);
-    const rowWhat = t`${name} (${whereOf(filter)})`;
+    const rowWhat = t`${name} (${filterText(filter)})`;
     const other = await askOther(ctx, ref, filter, rowWhat);
     const rowSide: LiveTarget = { store: ref, filter, what: rowWhat, writable: !row.readOnly };
     // An export file is the source and the row the target; else the row is the source.
@@ -205,7 +195,7 @@ export const compareStores: DataStoresCommand = {
         title: t`Save the differences of ${sourceWhat} against ${target.what}`,
         saveLabel: t`Compare`,
         filters: ndjsonFilters(),
-        defaultUri: defaultUri(name, 'differences'),
+        defaultUri: workspaceFile(name, 'differences'),
       }),
     );
     const file = localPath(uri);

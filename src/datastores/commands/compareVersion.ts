@@ -12,15 +12,15 @@ export const compareVersion: DataStoresCommand = {
   async run(_ctx, node: unknown) {
     const v = asVersion(node);
     // The entry's stat is the time of the value the right side shows (0 while an edit is pinned).
-    const current = await vscode.workspace.fs.stat(v.parent.uri).then(
+    const current = await vscode.workspace.fs.stat(v.entryUri).then(
       (s) => s.mtime,
       () => 0,
     );
     const title = diffTitle(
-      v.parent.entry.key,
+      v.address.key,
       t`version of ${versionTime(v.version.createdTime)}`,
       current ? t`current, ${versionTime(current)}` : t`current`,
     );
-    await vscode.commands.executeCommand('vscode.diff', v.uri, v.parent.uri, title);
+    await vscode.commands.executeCommand('vscode.diff', v.uri, v.entryUri, title);
   },
 };

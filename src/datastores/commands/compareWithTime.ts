@@ -15,10 +15,10 @@ import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
 import { allScopes, type StoreRef } from '../model';
 import { diffTitle, entryUri, versionTime, versionUri } from '../uris';
-import { count, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
+import { count, fileStamp, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
-import { asDataStore } from './nodes';
+import { asStoreOrTime, filterText } from './nodes';
 
 /** Keys that differ kept for Show Differences; the file lists them all. */
 const DIFFERENCES_KEPT = 5000;
@@ -39,12 +39,6 @@ function statusText(status: CompareStatus): string {
   if (status === 'created') return t`created since`;
   if (status === 'deleted') return t`deleted since`;
   return t`unchanged`;
-}
-
-function defaultUri(name: string, time: Date): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const stamp = time.toISOString().slice(0, 16).replace(/:/g, '');
-  return folder && vscode.Uri.joinPath(folder, `${name.replace(/[\\/:*?"<>|]/g, '_')}-since-${stamp}Z.ndjson`);
 }
 
 /** The diff of the key then against now; a key created or deleted since opens the side that exists, read-only. */
@@ -96,21 +90,20 @@ export const compareWithTime: DataStoresCommand = {
     return t`compare the data store with a time`;
   },
   async run(ctx, node: unknown) {
-    const store = asDataStore(node);
+    const { store, time: shown } = asStoreOrTime(node);
     const ref = store.ref;
     const name = store.store.name;
-    const { scope, prefix } = ctx.model.filter(ref);
-    const scopes = scope === allScopes;
-    const where = scopes ? t`all scopes` : t`scope ${scope}`;
-    const what = prefix ? t`${name} (${where}, keys starting with "${prefix}")` : t`${name} (${where})`;
-    const time = await askMoment(ctx.ui, { title: t`Compare ${what} with a time` });
+    const filter = ctx.model.filter(ref);
+    const scopes = filter.scope === allScopes;
+    const what = t`${name} (${filterText(filter)})`;
+    const time = shown ?? (await askMoment(ctx.ui, { title: t`Compare ${what} with a time` }));
     const when = localTime(time.getTime(), { seconds: true });
     const uri = required(
       await ctx.ui.saveDialog({
         title: t`Save the comparison of ${what} with ${when}`,
         saveLabel: t`Compare`,
         filters: ndjsonFilters(),
-        defaultUri: defaultUri(name, time),
+        defaultUri: workspaceFile(name, `since-${fileStamp(time)}`),
       }),
     );
     const file = localPath(uri);

@@ -1,5 +1,6 @@
 import type { CommandBase, CommandDef } from '../../core/commands';
 import type { Connections } from '../../core/connections';
+import type { TreeNode } from '../../core/tree/node';
 import type { BulkStatus } from '../../core/statusBar';
 import type { EntryDocuments } from '../documents';
 import type { DataStoresModel } from '../model';
@@ -12,6 +13,8 @@ export interface DataStoresContext extends CommandBase {
   status: BulkStatus;
   /** For the prompts that pick another connection and universe. */
   connections: Connections;
+  /** Selects a row in the Universes view, expanded. */
+  reveal(node: TreeNode): Promise<void>;
 }
 
 export type DataStoresCommand = CommandDef<DataStoresContext>;

@@ -5,14 +5,9 @@ import type { ExportResult } from '../../api';
 import { t } from '../../core/text';
 import { required, type Ui } from '../../core/ui';
 import { allScopes } from '../model';
-import { count, entries, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
+import { count, entries, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';
-
-function defaultUri(name: string): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  return folder && vscode.Uri.joinPath(folder, `${name.replace(/[\\/:*?"<>|]/g, '_')}.ndjson`);
-}
 
 /** An existing export continues where it stopped (entries in it are not read again), unless the user starts over. */
 async function askResume(ui: Ui, file: string): Promise<boolean> {
@@ -57,7 +52,7 @@ export const exportDataStore: DataStoresCommand = {
         title: t`Export ${what}`,
         saveLabel: t`Export`,
         filters: ndjsonFilters(),
-        defaultUri: defaultUri(name),
+        defaultUri: workspaceFile(name),
       }),
     );
     const file = localPath(uri);

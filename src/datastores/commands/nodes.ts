@@ -1,5 +1,14 @@
 import { t } from '../../core/text';
-import { DataStoreNode, DataStoresGroupNode, EntryNode, VersionNode } from '../tree';
+import { allScopes, type StoreFilter } from '../model';
+import {
+  DataStoreNode,
+  DataStoresGroupNode,
+  EntryAtTimeNode,
+  EntryNode,
+  StoreAtTimeNode,
+  VersionNode,
+  type VersionRow,
+} from '../tree';
 
 /** The node a tree command was run on, checked, so a palette run without one gets a clear message. */
 function expect<T>(kind: new (...args: never[]) => T, message: () => string) {
@@ -12,7 +21,24 @@ function expect<T>(kind: new (...args: never[]) => T, message: () => string) {
 export const asStoreGroup = expect(DataStoresGroupNode, () => t`choose a Data Stores group in the Universes view`);
 export const asDataStore = expect(DataStoreNode, () => t`choose a data store in the Universes view`);
 export const asEntry = expect(EntryNode, () => t`choose an entry in the Universes view`);
-export const asVersion = expect(VersionNode, () => t`choose a version in the Universes view`);
+
+/** A version row: of an entry's history, or an entry of a store's time view (the version it held then). */
+export function asVersion(node: unknown): VersionRow {
+  if (node instanceof VersionNode || node instanceof EntryAtTimeNode) return node;
+  throw new Error(t`choose a version in the Universes view`);
+}
+
+/** A data store row, or its time view (Open at Time) with the moment it shows. */
+export function asStoreOrTime(node: unknown): { store: DataStoreNode; time?: Date } {
+  if (node instanceof StoreAtTimeNode) return { store: node.parent, time: node.time };
+  return { store: asDataStore(node) };
+}
+
+/** A store row's filter in words: `scope global, keys starting with "Player_"`. */
+export function filterText(filter: StoreFilter): string {
+  const where = filter.scope === allScopes ? t`all scopes` : t`scope ${filter.scope}`;
+  return filter.prefix ? t`${where}, keys starting with "${filter.prefix}"` : where;
+}
 
 /** Throws for a node of a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
 function writable<T extends { readOnly: boolean }>(node: T, universeId: number): T {
@@ -31,4 +57,10 @@ export function writableStore(node: unknown): DataStoreNode {
 export function writableEntry(node: unknown): EntryNode {
   const entry = asEntry(node);
   return writable(entry, entry.address.universeId);
+}
+
+/** A version row of an entry the user may write to. */
+export function writableVersion(node: unknown): VersionRow {
+  const version = asVersion(node);
+  return writable(version, version.address.universeId);
 }

@@ -9,17 +9,11 @@ import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
 import type { RestoreSelection, StoreRef } from '../model';
 import { allScopes } from '../model';
-import { localPath, ndjsonFilters } from './bulk';
+import { fileStamp, localPath, ndjsonFilters, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
-import { writableStore } from './nodes';
+import { asStoreOrTime, writableStore } from './nodes';
 import { begun, confirmPlan, planActions, planHeader, planLength, runAndShow, whereOf } from './restorePlan';
-
-function defaultUri(name: string, time: Date): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const stamp = time.toISOString().slice(0, 16).replace(/:/g, '');
-  return folder && vscode.Uri.joinPath(folder, `${name.replace(/[\\/:*?"<>|]/g, '_')}-restore-${stamp}Z.ndjson`);
-}
 
 const headerSelection = (s: RestoreSelection): RestorePlanHeader['selection'] => ({
   scope: s.scope === allScopes ? undefined : s.scope,
@@ -135,17 +129,25 @@ export const restoreToTime: DataStoresCommand = {
     return t`restore the data store to a time`;
   },
   async run(ctx, node: unknown) {
-    const store = writableStore(node);
+    const { store: row, time: shown } = asStoreOrTime(node);
+    const store = writableStore(row);
     const ref = store.ref;
     const name = store.store.name;
     const filter = ctx.model.filter(ref);
-    const time = await askMoment(ctx.ui, {
-      title: t`Restore ${name} (${whereOf(headerSelection(filter))}) to a time`,
-    });
+    const time =
+      shown ??
+      (await askMoment(ctx.ui, {
+        title: t`Restore ${name} (${whereOf(headerSelection(filter))}) to a time`,
+      }));
     const when = localTime(time.getTime(), { seconds: true });
     const selection = await askSelection(ctx, name, when, filter);
     const what = t`${name} (${whereOf(headerSelection(selection))})`;
-    const { planFile, continued } = await askPlanFile(ctx, what, when, defaultUri(name, time));
+    const { planFile, continued } = await askPlanFile(
+      ctx,
+      what,
+      when,
+      workspaceFile(name, `restore-${fileStamp(time)}`),
+    );
     if (continued) return continueRestore(ctx, ref, planFile, continued);
     const summary = await ctx.ui.progress(
       t`Planning the restore of ${what} to ${when}`,

@@ -1,7 +1,7 @@
 import { t } from '../../core/text';
 import type { DataStoresCommand } from './context';
 import { versionTime } from '../uris';
-import { asVersion, writableEntry } from './nodes';
+import { writableVersion } from './nodes';
 import { confirmWithUndo } from './undo';
 
 export const restoreVersion: DataStoresCommand = {
@@ -10,23 +10,23 @@ export const restoreVersion: DataStoresCommand = {
     return t`restore the version`;
   },
   async run(ctx, node: unknown) {
-    const v = asVersion(node);
-    const entry = writableEntry(v.parent);
+    const v = writableVersion(node);
+    const { address } = v;
     const restore = t`Restore`;
     const answer = await ctx.ui.warn(
-      t`Restore "${entry.entry.key}" to the version of ${versionTime(v.version.createdTime)}?`,
+      t`Restore "${address.key}" to the version of ${versionTime(v.version.createdTime)}?`,
       { modal: true, detail: t`Its value, attributes and user ids are written as a new version; the history is kept.` },
       restore,
     );
     if (answer !== restore) return undefined;
-    const [before, written] = await ctx.ui.progress(t`Restoring ${entry.entry.key}…`, async (signal) => {
-      const newest = await ctx.model.newestVersion(entry.address, signal);
-      return [newest, await ctx.model.restore(entry.address, v.version.version, signal)] as const;
+    const [before, written] = await ctx.ui.progress(t`Restoring ${address.key}…`, async (signal) => {
+      const newest = await ctx.model.newestVersion(address, signal);
+      return [newest, await ctx.model.restore(address, v.version.version, signal)] as const;
     });
     confirmWithUndo(
       ctx,
-      entry.address,
-      t`Restored "${entry.entry.key}" to the version of ${versionTime(v.version.createdTime)}.`,
+      address,
+      t`Restored "${address.key}" to the version of ${versionTime(v.version.createdTime)}.`,
       before && !before.deleted ? before.version : undefined,
     );
     return written;

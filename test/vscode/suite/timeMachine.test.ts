@@ -14,8 +14,9 @@ import type { CompareStoresResult } from '../../../src/datastores/commands/compa
 import type { CompareWithTimeResult } from '../../../src/datastores/commands/compareWithTime';
 import type { FieldHistoryResult } from '../../../src/datastores/commands/fieldHistory';
 import { askMoment } from '../../../src/datastores/commands/moment';
-import type { EntryNode } from '../../../src/datastores/tree';
+import type { EntryAtTimeNode, EntryNode } from '../../../src/datastores/tree';
 import { versionTime } from '../../../src/datastores/uris';
+import { localTime } from '../../../src/core/time';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { extensionApi, ScriptedUi, until } from './support';
@@ -210,6 +211,66 @@ suite('time machine', () => {
       entry: { model: ctx.datastores, address: entry.address, signal: new AbortController().signal },
     });
     assert.equal(time.toISOString(), new Date(Date.parse(middle.createdTime) - 1).toISOString());
+  });
+
+  test('Open at Time: the keys as they were under the store, each read-only with its time; Compare and Restore from there; Close', async () => {
+    const then = new Date(START + HOUR); // a, b and c held their first values; d did not exist yet
+    const ui = new ScriptedUi().on('pick', /^Open Players \(scope global\) at a time /, then.toISOString());
+    ctx.ui = ui;
+    await vscode.commands.executeCommand('universeExplorer.openAtTime', await store());
+    assert.deepEqual(
+      ui.prompts.map((p) => p.kind),
+      ['pick'],
+    );
+    const view = await child(await store(), `As of ${localTime(then.getTime())}`);
+    const rows = (await ctx.tree.getChildren(view)) as EntryAtTimeNode[];
+    assert.deepEqual(
+      rows.map((r) => [label(r), r.item().description, r.version.version]),
+      [
+        ['a', 'changed since', version('a', 0).version],
+        ['b', 'unchanged', version('b', 0).version],
+        ['c', 'deleted since', version('c', 0).version],
+      ],
+    );
+    assert.equal(vscode.workspace.fs.isWritableFileSystem(rows[0].uri.scheme), false);
+
+    // A row opens the value it held then, the version's time and the moment in the tab's title.
+    const open = rows[0].item().command!;
+    await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
+    const tab = await until('the tab of a as it was', () => vscode.window.tabGroups.activeTabGroup.activeTab);
+    assert.equal(
+      tab.label,
+      `a.json (version of ${versionTime(version('a', 0).createdTime)}, as of ${localTime(then.getTime())})`,
+    );
+    const text = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.deepEqual(JSON.parse(text), { coins: 10, inventory: { sword: 1 } });
+
+    // Compare with Time on the view asks no time: it compares with the view's moment.
+    const file = path.join(dir, 'open-at-compare.ndjson');
+    const compare = new ScriptedUi()
+      .on('saveDialog', /^Save the comparison of Players \(scope global\) with /, vscode.Uri.file(file))
+      .on('info', /^Players \(scope global\) since /, undefined);
+    ctx.ui = compare;
+    const result = (await vscode.commands.executeCommand(
+      'universeExplorer.compareWithTime',
+      view,
+    )) as CompareWithTimeResult;
+    assert.deepEqual([result.changed, result.created, result.deleted, result.unchanged], [1, 1, 1, 1]);
+    assert.deepEqual(
+      compare.prompts.map((p) => p.kind),
+      ['saveDialog', 'info'],
+    );
+
+    // Restore on a row re-creates c with its value then; the row now says it changed since.
+    const restore = new ScriptedUi().on('warn', /^Restore "c" to the version of /, 'Restore');
+    ctx.ui = restore;
+    await vscode.commands.executeCommand('universeExplorer.restoreVersion', rows[2]);
+    assert.equal((await client.datastores.getEntry(at('c'))).value, 'c1');
+    assert.equal(rows[2].item().description, 'changed since');
+
+    await vscode.commands.executeCommand('universeExplorer.closeAtTime', view);
+    const labels = (await ctx.tree.getChildren(await store())).map(label);
+    assert.ok(!labels.some((l) => l.startsWith('As of')), labels.join(', '));
   });
 });
 
