@@ -130,6 +130,14 @@ function sinceText(status: CompareStatus): string {
   return t`unchanged`;
 }
 
+/** The same in a tooltip, with when it happened when known. */
+function sinceDetail(c: KeyComparison): string {
+  const when = c.now && c.status !== 'unchanged' ? localTime(c.now.createdTime, { seconds: true }) : undefined;
+  if (c.status === 'changed') return when ? t`Changed since: ${when}` : t`Changed since`;
+  if (c.status === 'deleted') return when ? t`Deleted since: ${when}` : t`Deleted since`;
+  return t`Unchanged since`;
+}
+
 /** Open at Time: the store's keys (under its filter) as they were at a moment, each opening read-only. */
 export class StoreAtTimeNode implements PagedNode {
   readonly id: string;
@@ -150,10 +158,9 @@ export class StoreAtTimeNode implements PagedNode {
   item(): vscode.TreeItem {
     const when = localTime(this.time.getTime());
     const item = new vscode.TreeItem(t`As of ${when}`, vscode.TreeItemCollapsibleState.Expanded);
-    item.description = t`read-only`;
     item.iconPath = new vscode.ThemeIcon('history');
     item.tooltip = [
-      t`${this.parent.store.name} as it was at ${localAndUtc(this.time.getTime())}: the keys that held an entry then, each with the version it held. Keys created since are not listed.`,
+      t`${this.parent.store.name} as it was at ${localAndUtc(this.time.getTime())}, read-only: the keys that held an entry then, each with the version it held. Keys created since are not listed.`,
       t`Close it with the × on this row.`,
     ].join('\n');
     item.contextValue = this.readOnly ? 'storeAtTime.readOnly' : 'storeAtTime';
@@ -221,11 +228,7 @@ export class EntryAtTimeNode implements VersionRow {
     item.tooltip = [
       t`${c.key} (scope ${c.scope}) at ${localTime(this.parent.time.getTime())}`,
       t`The version written ${localAndUtc(this.version.createdTime, { seconds: true })}, ${formatBytes(this.version.contentLength)}`,
-      c.status === 'unchanged'
-        ? t`Unchanged since`
-        : c.now
-          ? t`${sinceText(c.status)}: ${localTime(c.now.createdTime, { seconds: true })}`
-          : sinceText(c.status),
+      sinceDetail(c),
     ].join('\n');
     item.iconPath = new vscode.ThemeIcon(c.status === 'unchanged' ? 'json' : c.status === 'deleted' ? 'trash' : 'diff');
     item.contextValue = this.readOnly ? 'version.readOnly' : 'version';

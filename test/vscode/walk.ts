@@ -527,6 +527,43 @@ async function timemachine(w: Walker): Promise<void> {
   await w.shot('undo-summary');
 }
 
+/** Open at Time on Settings: the rows as they were, one opened read-only, compared with now, the view closed. */
+async function openat(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.sandboxStores();
+  await w.menu(w.row('Settings'), 'Open at Time…');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.locator('.quick-input-widget input').fill('15d');
+  await w.pause(600);
+  await w.shot('moment-typed');
+  await page.keyboard.press('Enter');
+  const view = w.row('As of');
+  await view.waitFor({ state: 'visible', timeout: 20_000 });
+  await w.pause(1500);
+  await w.shot('rows-as-of');
+  const then = w.row('GameConfig'); // the view is the store's first child
+  await then.hover();
+  await w.pause(1500);
+  await w.shot('row-tooltip');
+  await then.click();
+  await w.pause(1500);
+  await w.shot('opened-read-only');
+  await w.menu(then, 'Compare with Current');
+  await w.pause(1500);
+  await w.shot('compare-with-current');
+  await w.palette('View: Close All Editors');
+  await w.menu(view, 'Compare with Time…');
+  await acceptSaveDialog(w);
+  const summary = page.locator('.notification-toast', { hasText: 'Show Differences' });
+  await summary.waitFor({ timeout: 30_000 });
+  await w.shot('compare-from-view');
+  await w.palette('Notifications: Clear All Notifications');
+  await view.hover();
+  await view.getByRole('button', { name: 'Close Time View' }).click();
+  await view.waitFor({ state: 'detached', timeout: 10_000 });
+  await w.shot('closed');
+}
+
 /** Two stores compared (Leaderboard against Inventory in the demo universe), then the differences copied. */
 async function stores(w: Walker): Promise<void> {
   const page = w.page;
@@ -559,6 +596,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   menus,
   daily,
   timemachine,
+  openat,
   stores,
 };
 
