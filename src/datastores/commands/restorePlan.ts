@@ -99,8 +99,11 @@ export async function planLength(planFile: string): Promise<number> {
 const actions = (s: RestorePlanSummary): number => s.write + s.recreate + s.delete;
 const done = (c: RestoreCounts): number => c.written + c.recreated + c.deleted + c.skipped + c.failed + c.earlier;
 const keys = (n: number): string => (n === 1 ? t`${count(n)} key` : t`${count(n)} keys`);
-const counts = (c: RestoreCounts): string =>
-  t`${count(c.written)} written, ${count(c.recreated)} re-created, ${count(c.deleted)} deleted, ${count(c.skipped)} skipped, ${count(c.failed)} failed`;
+/** A copy creates the keys only in its source; a restore or undo re-creates keys deleted since. */
+const counts = (c: RestoreCounts, run: PlanRun): string =>
+  run.copyOf
+    ? t`${count(c.written)} written, ${count(c.recreated)} created, ${count(c.deleted)} deleted, ${count(c.skipped)} skipped, ${count(c.failed)} failed`
+    : t`${count(c.written)} written, ${count(c.recreated)} re-created, ${count(c.deleted)} deleted, ${count(c.skipped)} skipped, ${count(c.failed)} failed`;
 
 /** How to go on with a stopped run. */
 function again(run: PlanRun): string {
@@ -127,7 +130,10 @@ export async function confirmPlan(
     );
     return false;
   }
-  const dry = t`${count(summary.write)} written, ${count(summary.recreate)} re-created, ${count(summary.delete)} deleted, ${formatBytes(summary.bytes)}, about ${duration(summary.estimateMs)} at the current rate limit`;
+  const [size, time] = [formatBytes(summary.bytes), duration(summary.estimateMs)];
+  const dry = run.copyOf
+    ? t`${count(summary.write)} written, ${count(summary.recreate)} created, ${count(summary.delete)} deleted, ${size}, about ${time} at the current rate limit`
+    : t`${count(summary.write)} written, ${count(summary.recreate)} re-created, ${count(summary.delete)} deleted, ${size}, about ${time} at the current rate limit`;
   const question = run.undoOf
     ? t`Undo the restore of ${run.what}? ${dry}. Each write is conditioned on the version the restore wrote: a key changed since is skipped and listed.`
     : run.copyOf
@@ -173,10 +179,10 @@ async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Pro
       run: (opts) => ctx.model.runRestore(run.store, run.planFile, opts),
       stopped: (c) =>
         run.undoOf
-          ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`
+          ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
           : run.copyOf
-            ? t`The copy of the differences of ${run.copyOf} to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`
-            : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c)}). ${again(run)}`,
+            ? t`The copy of the differences of ${run.copyOf} to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
+            : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`,
     });
   } catch (error) {
     if (error instanceof RestoreStoppedError && !isCancel(error))
@@ -199,7 +205,7 @@ function showResult(ctx: DataStoresContext, run: PlanRun, result: RestoreResult)
     : run.copyOf
       ? t`Copied the differences of ${run.copyOf} to ${run.what}`
       : t`Restored ${run.what} to ${run.when ?? ''}`;
-  const parts = [t`${heading}: ${counts(result)} in ${seconds(result.ms)}.`];
+  const parts = [t`${heading}: ${counts(result, run)} in ${seconds(result.ms)}.`];
   if (result.earlier) parts.push(t`${keys(result.earlier)} were done by an earlier run.`);
   if (result.skippedKeys.length)
     parts.push(t`Skipped as changed since the plan, never overwritten: ${named(result.skippedKeys)}.`);

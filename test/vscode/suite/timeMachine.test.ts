@@ -630,10 +630,10 @@ suite('time machine: compare stores', () => {
       ui.messages('info').some((m) => m.startsWith('Copied the differences')),
     );
     assert.deepEqual(ui.messages('error'), []);
-    assert.match(ui.messages('warn')[0], /\? 1 written, 1 re-created, 0 deleted, \d+ B, about /);
+    assert.match(ui.messages('warn')[0], /\? 1 written, 1 created, 0 deleted, \d+ B, about /);
     assert.match(
       ui.messages('info').find((m) => m.startsWith('Copied'))!,
-      /^Copied the differences of Players \(scope global\) to Players of Production, Game \(scope global\): 1 written, 1 re-created, 0 deleted, 0 skipped, 0 failed in /,
+      /^Copied the differences of Players \(scope global\) to Players of Production, Game \(scope global\): 1 written, 1 created, 0 deleted, 0 skipped, 0 failed in /,
     );
     assert.deepEqual(await values(pclient, PU, 'Players', ['a', 'b', 'c', 'd']), {
       a: { coins: 1 },
@@ -713,7 +713,7 @@ suite('time machine: compare stores', () => {
       ui.messages('info').some((m) => m.startsWith('Copied the differences')),
     );
     assert.deepEqual(ui.messages('error'), []);
-    assert.match(ui.messages('warn')[0], /\? 1 written, 0 re-created, 1 deleted, /);
+    assert.match(ui.messages('warn')[0], /\? 1 written, 0 created, 1 deleted, /);
     assert.deepEqual(await values(sclient, SU, 'Inventory', ['x', 'y', 'z']), { x: 1, y: 2, z: 'deleted' });
   });
 });
