@@ -60,6 +60,26 @@ class Walker {
     if ((await row.getAttribute('aria-expanded')) === 'true') await row.locator('.monaco-tl-twistie').click();
   }
 
+  /** Types a time into the open moment prompt; a screenshot of what it stands for, then Enter. */
+  async moment(text: string, shot?: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(text);
+    await this.pause(600);
+    if (shot) await this.shot(shot);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Hovers a row for its tooltip, then clicks it; a screenshot of each. */
+  async hoverThenOpen(row: Locator, tooltipShot: string, openShot: string): Promise<void> {
+    await row.hover();
+    await this.pause(1500);
+    await this.shot(tooltipShot);
+    await row.click();
+    await this.pause(1500);
+    await this.shot(openShot);
+  }
+
   async palette(title: string): Promise<void> {
     await this.wb.runCommand(title);
   }
@@ -449,12 +469,7 @@ async function daily(w: Walker): Promise<void> {
   // A version's row and tooltip: local time, UTC beside it.
   await w.wb.expandTreeRow('Player_10003');
   const version = w.page.locator('.monaco-list-row[role="treeitem"][aria-level="6"]').first();
-  await version.hover();
-  await w.pause(1500);
-  await w.shot('version-tooltip-times');
-  await version.click();
-  await w.pause(1500);
-  await w.shot('version-tab-title');
+  await w.hoverThenOpen(version, 'version-tooltip-times', 'version-tab-title');
   await w.collapse('Data Stores');
 
   // Enter on an asset opens its details.
@@ -472,11 +487,7 @@ async function timemachine(w: Walker): Promise<void> {
   const page = w.page;
   await w.sandboxStores();
   await w.menu(w.row('Settings'), 'Compare with Time…');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
-  await page.locator('.quick-input-widget input').fill('15d'); // the demo's Settings changed 10 to 20 days ago
-  await w.pause(600);
-  await w.shot('moment-typed');
-  await page.keyboard.press('Enter');
+  await w.moment('15d', 'moment-typed'); // the demo's Settings changed 10 to 20 days ago
   await acceptSaveDialog(w);
   const summary = page.locator('.notification-toast', { hasText: 'Show Differences' });
   await summary.waitFor({ timeout: 30_000 });
@@ -503,10 +514,7 @@ async function timemachine(w: Walker): Promise<void> {
 
   // Restore Settings to 15 days ago: the dry run first, then the run, then its Undo (itself a dry run first).
   await w.menu(w.row('Settings'), 'Restore to Time…');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
-  await page.locator('.quick-input-widget input').fill('15d');
-  await w.pause(600);
-  await page.keyboard.press('Enter');
+  await w.moment('15d');
   await w.pick('Every Key');
   await acceptSaveDialog(w);
   const dryRun = w.wb.dialog('Restore Settings');
@@ -532,22 +540,13 @@ async function openat(w: Walker): Promise<void> {
   const page = w.page;
   await w.sandboxStores();
   await w.menu(w.row('Settings'), 'Open at Time…');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
-  await page.locator('.quick-input-widget input').fill('15d');
-  await w.pause(600);
-  await w.shot('moment-typed');
-  await page.keyboard.press('Enter');
+  await w.moment('15d', 'moment-typed');
   const view = w.row('As of');
   await view.waitFor({ state: 'visible', timeout: 20_000 });
   await w.pause(1500);
   await w.shot('rows-as-of');
   const then = w.row('GameConfig'); // the view is the store's first child
-  await then.hover();
-  await w.pause(1500);
-  await w.shot('row-tooltip');
-  await then.click();
-  await w.pause(1500);
-  await w.shot('opened-read-only');
+  await w.hoverThenOpen(then, 'row-tooltip', 'opened-read-only');
   await w.menu(then, 'Compare with Current');
   await w.pause(1500);
   await w.shot('compare-with-current');
