@@ -13,6 +13,7 @@ import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { VersionNode } from '../../../src/datastores/tree';
 import { TestEmulator } from '../../unit/support/emulator';
+import { SuiteService } from './service';
 import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const U = 5151;
@@ -27,6 +28,7 @@ const md5 = (s: string) => createHash('md5').update(s).digest('base64');
 suite('data stores in the editor', () => {
   let ctx: TestContext;
   let realUi: TestContext['ui'];
+  let service: SuiteService;
   let emulator: TestEmulator;
   let client: OpenApiClient;
   let connection: Connection;
@@ -62,12 +64,9 @@ suite('data stores in the editor', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }] });
-    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
-    connection = await ctx.connections.add(
-      { name: 'DS Tests', baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: U }] },
-      KEY,
-    );
+    service = await SuiteService.start(KEY);
+    ({ emulator, client } = service);
+    connection = await service.connect(ctx, 'DS Tests', [{ id: U }]);
   });
 
   teardown(async () => {
@@ -85,11 +84,7 @@ suite('data stores in the editor', () => {
       .update('pageSize', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  suiteTeardown(async () => {
-    await ctx.connections.remove(connection.id);
-    await client.close();
-    await emulator.close();
-  });
+  suiteTeardown(() => service.close(ctx));
 
   function answer(): ScriptedUi {
     ui = new ScriptedUi();

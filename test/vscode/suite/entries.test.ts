@@ -14,6 +14,7 @@ import { entryUri, versionUri } from '../../../src/datastores/uris';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { notJsonEntryRead } from '../faults';
+import { SuiteService } from './service';
 import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const U = 6161;
@@ -27,6 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 suite('entries like files', () => {
   let ctx: TestContext;
   let realUi: TestContext['ui'];
+  let service: SuiteService;
   let emulator: TestEmulator;
   let client: OpenApiClient;
   let connection: Connection;
@@ -75,12 +77,9 @@ suite('entries like files', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }] });
-    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
-    connection = await ctx.connections.add(
-      { name: NAME, baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: U }] },
-      KEY,
-    );
+    service = await SuiteService.start(KEY);
+    ({ emulator, client } = service);
+    connection = await service.connect(ctx, NAME, [{ id: U }]);
   });
 
   teardown(async () => {
@@ -99,11 +98,7 @@ suite('entries like files', () => {
     }
   });
 
-  suiteTeardown(async () => {
-    await ctx.connections.remove(connection.id);
-    await client.close();
-    await emulator.close();
-  });
+  suiteTeardown(() => service.close(ctx));
 
   test('auto-save after a delay never writes an entry: half-typed JSON, then valid JSON, until an explicit save', async () => {
     await client.datastores.setEntry({ ...at('typed'), value: { n: 1 } });

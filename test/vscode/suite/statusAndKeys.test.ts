@@ -1,16 +1,14 @@
 // The status bar (the connection in use, read-only marked; a running export's rate and rate budget) and the
 // Universes view's Delete and Enter keys, against an emulator that enforces (scaled) rate limits.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { NotFoundError, OpenApiClient, type ExportResult } from '../../../src/api';
-import type { Connection } from '../../../src/core/connections';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
+import { SuiteService } from './service';
 import { extensionApi, ScriptedUi, until } from './support';
 
 const KEY = 'status-key';
@@ -22,9 +20,9 @@ const kind = (n: TreeNode) => String(n.item().contextValue);
 suite('status bar and row keys', () => {
   let ctx: TestContext;
   let realUi: TestContext['ui'];
+  let service: SuiteService;
   let emulator: TestEmulator;
   let client: OpenApiClient;
-  let connection: Connection;
   let dir: string;
 
   async function child(parent: TreeNode | undefined, name: string, contextValue?: string): Promise<TreeNode> {
@@ -51,24 +49,14 @@ suite('status bar and row keys', () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
     // 30 reads every 3 s: an export of 40 entries takes a few windows, long enough to be seen.
-    emulator = await TestEmulator.start({
-      apiKeys: [{ key: KEY }],
+    service = await SuiteService.start(KEY, {
       seed: 'demo',
       rateLimits: true,
       rateLimitScale: 0.1,
       rateLimitWindowScale: 0.05,
     });
-    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
-    connection = await ctx.connections.add(
-      {
-        name: NAME,
-        baseUrl: emulator.url,
-        entryHeaderPrefix: 'platform',
-        universes: [{ id: U, name: 'Demo Universe' }],
-      },
-      KEY,
-    );
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-status-'));
+    ({ emulator, client, dir } = service);
+    await service.connect(ctx, NAME, [{ id: U, name: 'Demo Universe' }]);
   });
 
   teardown(async () => {
@@ -78,12 +66,7 @@ suite('status bar and row keys', () => {
       .update('readOnlyUniverses', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  suiteTeardown(async () => {
-    await ctx.connections.remove(connection.id);
-    await client.close();
-    await emulator.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  suiteTeardown(() => service.close(ctx));
 
   test('the status bar names the connection of the selected row, marked when its universe is read-only', async () => {
     await select(await universe());

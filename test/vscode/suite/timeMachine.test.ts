@@ -3,12 +3,10 @@
 // machine's "now". Expectations come from the versions written, never from the code under test.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { exportDataStore, NotFoundError, OpenApiClient, type EntryVersion, type RestoreResult } from '../../../src/api';
-import type { Connection } from '../../../src/core/connections';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { CompareStoresResult } from '../../../src/datastores/commands/compareStores';
 import type { CompareWithTimeResult } from '../../../src/datastores/commands/compareWithTime';
@@ -19,6 +17,7 @@ import { versionTime } from '../../../src/datastores/uris';
 import { localTime } from '../../../src/core/time';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
+import { SuiteService } from './service';
 import { extensionApi, ScriptedUi, until } from './support';
 
 const KEY = 'time-machine-key';
@@ -34,9 +33,9 @@ const label = (n: TreeNode) => String(n.item().label);
 suite('time machine', () => {
   let ctx: TestContext;
   let realUi: TestContext['ui'];
+  let service: SuiteService;
   let emulator: TestEmulator;
   let client: OpenApiClient;
-  let connection: Connection;
   let dir: string;
   /** Every version written to a key, oldest first. */
   const written = new Map<string, EntryVersion[]>();
@@ -62,8 +61,8 @@ suite('time machine', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }], clock: new Date(START).toISOString() });
-    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
+    service = await SuiteService.start(KEY, { clock: new Date(START).toISOString() });
+    ({ emulator, client, dir } = service);
     // Hour 0: a, b, c. Hour 2: a's coins change, c is deleted, d is created. Hour 4: a's sword changes.
     await set('a', { coins: 10, inventory: { sword: 1 } });
     await set('b', 'b1');
@@ -74,11 +73,7 @@ suite('time machine', () => {
     await set('d', 'd1');
     await emulator.advanceClock(2 * HOUR);
     await set('a', { coins: 20, inventory: { sword: 2 } });
-    connection = await ctx.connections.add(
-      { name: NAME, baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: U, name: 'TM Universe' }] },
-      KEY,
-    );
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-time-machine-'));
+    await service.connect(ctx, NAME, [{ id: U, name: 'TM Universe' }]);
   });
 
   teardown(async () => {
@@ -86,12 +81,7 @@ suite('time machine', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  suiteTeardown(async () => {
-    await ctx.connections.remove(connection.id);
-    await client.close();
-    await emulator.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  suiteTeardown(() => service.close(ctx));
 
   test('Compare with Time: a typed time, the NDJSON, the summary, and Show Differences opens the diff of a key', async () => {
     const then = new Date(START + HOUR).toISOString(); // between hour 0 and hour 2
@@ -282,9 +272,9 @@ suite('time machine: restore', () => {
   const KEYS = 60;
   let ctx: TestContext;
   let realUi: TestContext['ui'];
+  let service: SuiteService;
   let emulator: TestEmulator;
   let client: OpenApiClient;
-  let connection: Connection;
   let dir: string;
   const then = new Date(START + HOUR).toISOString();
 
@@ -324,8 +314,8 @@ suite('time machine: restore', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    emulator = await TestEmulator.start({ apiKeys: [{ key: RKEY }], clock: new Date(START).toISOString() });
-    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: RKEY });
+    service = await SuiteService.start(RKEY, { clock: new Date(START).toISOString() });
+    ({ emulator, client, dir } = service);
     for (const k of ['a', 'b', 'c']) await set('R1', k, 1);
     for (const k of ['a', 'b']) await set('R2', k, 1);
     await set('R3', 'p1', { coins: 1 }, [1234]);
@@ -342,16 +332,7 @@ suite('time machine: restore', () => {
     await set('R4', 'a', 2);
     await set('R4', 'd', 1);
     await Promise.all(Array.from({ length: KEYS }, (_, i) => set('R5', `k${String(i).padStart(2, '0')}`, 1)));
-    connection = await ctx.connections.add(
-      {
-        name: RNAME,
-        baseUrl: emulator.url,
-        entryHeaderPrefix: 'platform',
-        universes: [{ id: U, name: 'RT Universe' }],
-      },
-      RKEY,
-    );
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-restore-'));
+    await service.connect(ctx, RNAME, [{ id: U, name: 'RT Universe' }]);
   });
 
   teardown(async () => {
@@ -359,12 +340,7 @@ suite('time machine: restore', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  suiteTeardown(async () => {
-    await ctx.connections.remove(connection.id);
-    await client.close();
-    await emulator.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  suiteTeardown(() => service.close(ctx));
 
   test('Restore to Time: the dry run as a modal question, then every value back as it was', async () => {
     const file = path.join(dir, 'r1.ndjson');
@@ -490,11 +466,10 @@ suite('time machine: compare stores', () => {
   const PU = 2222;
   let ctx: TestContext;
   let realUi: TestContext['ui'];
-  let staging: TestEmulator;
-  let production: TestEmulator;
+  let staging: SuiteService;
+  let production: SuiteService;
   let sclient: OpenApiClient;
   let pclient: OpenApiClient;
-  const connections: Connection[] = [];
   let dir: string;
 
   const at = (u: number, store: string, key: string) => ({
@@ -535,10 +510,8 @@ suite('time machine: compare stores', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    staging = await TestEmulator.start({ apiKeys: [{ key: SKEY }] });
-    production = await TestEmulator.start({ apiKeys: [{ key: PKEY }] });
-    sclient = new OpenApiClient({ baseUrl: staging.url, apiKey: SKEY });
-    pclient = new OpenApiClient({ baseUrl: production.url, apiKey: PKEY });
+    [staging, production] = [await SuiteService.start(SKEY), await SuiteService.start(PKEY)];
+    [sclient, pclient, dir] = [staging.client, production.client, staging.dir];
     // Players: a differs, b is the same, c only on staging, d only on production.
     await set(sclient, SU, 'Players', 'a', { coins: 1 });
     await set(sclient, SU, 'Players', 'b', { coins: 2 });
@@ -551,22 +524,8 @@ suite('time machine: compare stores', () => {
     await set(sclient, SU, 'S1', 'k', 1);
     await set(sclient, SU, 'S2', 'k', 2);
     await set(sclient, SU, 'S2', 'm', 1);
-    connections.push(
-      await ctx.connections.add(
-        { name: 'Staging', baseUrl: staging.url, entryHeaderPrefix: 'platform', universes: [{ id: SU, name: 'Game' }] },
-        SKEY,
-      ),
-      await ctx.connections.add(
-        {
-          name: 'Production',
-          baseUrl: production.url,
-          entryHeaderPrefix: 'platform',
-          universes: [{ id: PU, name: 'Game' }],
-        },
-        PKEY,
-      ),
-    );
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-compare-stores-'));
+    await staging.connect(ctx, 'Staging', [{ id: SU, name: 'Game' }]);
+    await production.connect(ctx, 'Production', [{ id: PU, name: 'Game' }]);
   });
 
   teardown(async () => {
@@ -575,12 +534,8 @@ suite('time machine: compare stores', () => {
   });
 
   suiteTeardown(async () => {
-    for (const c of connections) await ctx.connections.remove(c.id);
-    await sclient.close();
-    await pclient.close();
-    await staging.close();
-    await production.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await staging.close(ctx);
+    await production.close(ctx);
   });
 
   test("staging against production: the NDJSON, the summary, then Copy Differences… makes production hold staging's values", async () => {
