@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { NotFoundError, PreconditionFailedError } from './errors';
-import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
+import { seg, type CallOptions, type HttpResponse, type RequestSpec, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
-import { entryMetadataFromHeaders } from './read';
+import { entryMetadataFromHeaders, plainKeysPage, plainVersionsPage } from './read';
 import {
   EntryVersionSchema,
   ListDataStoresSchema,
@@ -99,6 +99,7 @@ export class DataStoresApi {
     return `/datastores/v1/universes/${seg(universeId)}/standard-datastores${rest}`;
   }
 
+  /** Queries are object literals, never spreads: a spread one costs microseconds more per call to encode. */
   private entryQuery(args: EntryArgs): Record<string, string | undefined> {
     return { datastoreName: args.datastoreName, entryKey: args.entryKey, scope: args.scope };
   }
@@ -151,26 +152,28 @@ export class DataStoresApi {
   listEntries(args: ListEntriesArgs, opts: CallOptions = {}): PagePromise<EntryKey> {
     const defaultScope = args.scope ?? 'global';
     return pagePromise(
-      async (cursor) => {
-        const page = await this.http.json(
-          {
-            method: 'GET',
-            path: this.path(args.universeId, '/datastore/entries'),
-            query: {
-              datastoreName: args.datastoreName,
-              scope: args.scope,
-              allScopes: args.allScopes || undefined,
-              prefix: args.prefix,
-              cursor,
-              limit: args.limit,
-            },
-            retry: 'idempotent',
-            signal: opts.signal,
+      (cursor) => {
+        const spec: RequestSpec = {
+          method: 'GET',
+          path: this.path(args.universeId, '/datastore/entries'),
+          query: {
+            datastoreName: args.datastoreName,
+            scope: args.scope,
+            allScopes: args.allScopes || undefined,
+            prefix: args.prefix,
+            cursor,
+            limit: args.limit,
           },
-          ListEntriesSchema,
-        );
-        const items = page.keys.map((k) => ({ scope: k.scope ?? defaultScope, key: k.key }));
-        return { items, next: page.nextPageCursor };
+          retry: 'idempotent',
+          signal: opts.signal,
+        };
+        return this.http.request(spec).then((res) => {
+          const page = plainKeysPage(this.http.parseJson(spec, res), defaultScope);
+          if (page) return page;
+          const parsed = this.http.parse(spec, res, ListEntriesSchema);
+          const items = parsed.keys.map((k) => ({ scope: k.scope ?? defaultScope, key: k.key }));
+          return { items, next: parsed.nextPageCursor };
+        });
       },
       args.cursor,
       'nextPageCursor',
@@ -204,7 +207,9 @@ export class DataStoresApi {
           method: 'POST',
           path: this.path(args.universeId, '/datastore/entries/entry'),
           query: {
-            ...this.entryQuery(args),
+            datastoreName: args.datastoreName,
+            entryKey: args.entryKey,
+            scope: args.scope,
             matchVersion: args.matchVersion,
             exclusiveCreate: args.exclusiveCreate,
           },
@@ -255,7 +260,12 @@ export class DataStoresApi {
     return this.readEntry({
       method: 'POST',
       path: this.path(args.universeId, '/datastore/entries/entry/increment'),
-      query: { ...this.entryQuery(args), incrementBy: args.incrementBy },
+      query: {
+        datastoreName: args.datastoreName,
+        entryKey: args.entryKey,
+        scope: args.scope,
+        incrementBy: args.incrementBy,
+      },
       headers: this.metadataHeaders(args),
       body: Buffer.alloc(0),
       retry: 'never',
@@ -267,7 +277,12 @@ export class DataStoresApi {
     return this.readEntry({
       method: 'GET',
       path: this.path(args.universeId, '/datastore/entries/entry/versions/version'),
-      query: { ...this.entryQuery(args), versionId: args.versionId },
+      query: {
+        datastoreName: args.datastoreName,
+        entryKey: args.entryKey,
+        scope: args.scope,
+        versionId: args.versionId,
+      },
       retry: 'idempotent',
       signal: opts.signal,
     });
@@ -275,28 +290,52 @@ export class DataStoresApi {
 
   listEntryVersions(args: ListEntryVersionsArgs, opts: CallOptions = {}): PagePromise<EntryVersion> {
     return pagePromise(
-      async (cursor) => {
-        const page = await this.http.json(
-          {
-            method: 'GET',
-            path: this.path(args.universeId, '/datastore/entries/entry/versions'),
-            query: {
-              ...this.entryQuery(args),
-              startTime: args.startTime,
-              endTime: args.endTime,
-              sortOrder: args.sortOrder,
-              limit: args.limit,
-              cursor,
-            },
-            retry: 'idempotent',
-            signal: opts.signal,
-          },
-          ListEntryVersionsSchema,
-        );
-        return { items: page.versions, next: page.nextPageCursor };
+      (cursor) => {
+        const spec = this.versionsSpec(args, cursor, opts);
+        return this.http.request(spec).then((res) => this.versionsPage(spec, res));
       },
       args.cursor,
       'nextPageCursor',
     );
+  }
+
+  /**
+   * The versions of one page of List Entry Versions, without the page (no next page to ask for): what the bulk
+   * engines read per key, thousands of times, so without a page object or an async frame.
+   */
+  listEntryVersionItems(args: ListEntryVersionsArgs, opts: CallOptions = {}): Promise<EntryVersion[]> {
+    try {
+      const spec = this.versionsSpec(args, args.cursor, opts);
+      return this.http.request(spec).then((res) => this.versionsPage(spec, res).items);
+    } catch (e) {
+      return Promise.reject(e as Error); // a store name that is not valid Unicode, as a rejection like every error
+    }
+  }
+
+  private versionsSpec(args: ListEntryVersionsArgs, cursor: string | undefined, opts: CallOptions): RequestSpec {
+    return {
+      method: 'GET',
+      path: this.path(args.universeId, '/datastore/entries/entry/versions'),
+      query: {
+        datastoreName: args.datastoreName,
+        entryKey: args.entryKey,
+        scope: args.scope,
+        startTime: args.startTime,
+        endTime: args.endTime,
+        sortOrder: args.sortOrder,
+        limit: args.limit,
+        cursor,
+      },
+      retry: 'idempotent',
+      signal: opts.signal,
+    };
+  }
+
+  /** Checked by hand in the common case; zod reads any other shape, or names what is wrong. */
+  private versionsPage(spec: RequestSpec, res: HttpResponse): { items: EntryVersion[]; next?: string } {
+    const page = plainVersionsPage(this.http.parseJson(spec, res));
+    if (page) return page;
+    const parsed = this.http.parse(spec, res, ListEntryVersionsSchema);
+    return { items: parsed.versions, next: parsed.nextPageCursor };
   }
 }

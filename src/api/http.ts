@@ -52,8 +52,6 @@ export interface RequestSpec {
   /** Path below the base URL, segments already encoded with `seg`. */
   path: string;
   query?: Record<string, QueryValue>;
-  /** The query already encoded, from its `?`, instead of `query` (bulk reads build thousands). */
-  search?: string;
   headers?: Record<string, string>;
   /** A fixed body, or a factory called once per attempt. */
   body?: Buffer | (() => Promise<StreamBody>);
@@ -140,12 +138,17 @@ function encode(s: string): string {
   }
 }
 
+/** Query names as sent: a few fixed names, encoded once rather than on every request. */
+const encodedNames = new Map<string, string>();
+
 function queryString(query: Record<string, QueryValue> | undefined, withValues: boolean): string {
   let out = '';
   for (const k in query) {
     const v = query[k];
     if (v === undefined) continue;
-    out += `${out ? '&' : '?'}${encode(k)}${withValues ? `=${encode(String(v))}` : ''}`;
+    let name = encodedNames.get(k);
+    if (name === undefined) encodedNames.set(k, (name = encode(k)));
+    out += `${out ? '&' : '?'}${name}${withValues ? `=${encode(String(v))}` : ''}`;
   }
   return out;
 }
@@ -382,7 +385,7 @@ export class Transport {
     let path: string;
     try {
       // Built before anything is sent: text that is not valid Unicode is the caller's TypeError, not a network error.
-      path = this.basePath + spec.path + (spec.search ?? queryString(spec.query, true));
+      path = this.basePath + spec.path + queryString(spec.query, true);
     } catch (e) {
       return Promise.reject(e as Error);
     }
@@ -598,8 +601,7 @@ export class Transport {
 
   /** The path for logs and messages: query names only, never their values. */
   private logPath(spec: RequestSpec): string {
-    const names = spec.search === undefined ? queryString(spec.query, false) : spec.search.replace(/=[^&]*/g, '');
-    return this.basePath + spec.path + names;
+    return this.basePath + spec.path + queryString(spec.query, false);
   }
 }
 

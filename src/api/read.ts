@@ -8,6 +8,7 @@ import {
   isRecord,
   UserIdsSchema,
   type EntryMetadata,
+  type EntryVersion,
   type Headers,
   type Schema,
 } from './schemas';
@@ -40,6 +41,68 @@ export function parseShape<S extends Schema>(
   const field = formatPath(issue.path, root) || '(body)';
   const at = typeof where === 'function' ? where() : where;
   throw new ResponseShapeError(`Unexpected response from ${at}: ${field}: ${describe(issue)}`, field);
+}
+
+/** A page token as the schemas read it ("", null and absent: the last page); false when it is not one. */
+function plainCursor(value: unknown): string | undefined | false {
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' && value;
+}
+
+// Bulk engines read thousands of pages, and zod copies each. The plain* readers check the common shape by hand and
+// give the schema's output; for anything else they give undefined, and zod reads it or names the field that is wrong.
+
+/** A List Entries answer as ListEntriesSchema reads it, each key with its scope (`scope` when it has none). */
+export function plainKeysPage(
+  value: unknown,
+  scope: string,
+): { items: { scope: string; key: string }[]; next?: string } | undefined {
+  if (!isRecord(value) || !Array.isArray(value.keys)) return undefined;
+  const next = plainCursor(value.nextPageCursor);
+  if (next === false) return undefined;
+  const items: { scope: string; key: string }[] = [];
+  for (const k of value.keys as unknown[]) {
+    if (typeof k === 'string') items.push({ scope, key: k });
+    else if (isRecord(k) && typeof k.key === 'string' && (k.scope === undefined || typeof k.scope === 'string')) {
+      items.push({ scope: k.scope ?? scope, key: k.key });
+    } else return undefined;
+  }
+  return { items, next };
+}
+
+/** A List Entry Versions answer as ListEntryVersionsSchema reads it. */
+export function plainVersionsPage(value: unknown): { items: EntryVersion[]; next?: string } | undefined {
+  if (!isRecord(value) || !Array.isArray(value.versions)) return undefined;
+  const next = plainCursor(value.nextPageCursor);
+  if (next === false) return undefined;
+  const items: EntryVersion[] = [];
+  for (const v of value.versions as unknown[]) {
+    const version = plainVersion(v);
+    if (!version) return undefined;
+    items.push(version);
+  }
+  return { items, next };
+}
+
+/** One version as the schema's output (its fields in the schema's order, `deleted` defaulted; no others). */
+function plainVersion(v: unknown): EntryVersion | undefined {
+  if (!isRecord(v)) return undefined;
+  const { version, deleted = false, contentLength, createdTime, objectCreatedTime } = v;
+  if (
+    typeof version !== 'string' ||
+    typeof deleted !== 'boolean' ||
+    typeof contentLength !== 'number' ||
+    typeof createdTime !== 'string'
+  ) {
+    return undefined;
+  }
+  let fields = 0;
+  for (const _ in v) fields++;
+  const hasObjectTime = objectCreatedTime !== undefined;
+  if (fields !== 3 + Number(v.deleted !== undefined) + Number(hasObjectTime)) return undefined;
+  if (!hasObjectTime) return { version, deleted, contentLength, createdTime } as EntryVersion; // as zod: no key
+  if (objectCreatedTime !== null && typeof objectCreatedTime !== 'string') return undefined;
+  return { version, deleted, contentLength, createdTime, objectCreatedTime: objectCreatedTime ?? undefined };
 }
 
 function header(headers: Headers, name: string): string | undefined {

@@ -132,4 +132,33 @@ describe('bulk scheduler', () => {
       runs.push(run);
     assert.deepEqual(runs, [[0, 1, 2, 3, 4, 5, 6, 7]]);
   });
+
+  it('orderedMap with `running` keeps that many calls going, the next starting as soon as any settles', async () => {
+    async function* source() {
+      yield [0, 1, 2, 3];
+      yield [4, 5];
+    }
+    let active = 0;
+    let peak = 0;
+    let headDone = false;
+    const whileHeadRan: number[] = [];
+    const out: number[] = [];
+    for await (const run of orderedMap(
+      source(),
+      8,
+      async (i) => {
+        if (!headDone) whileHeadRan.push(i);
+        peak = Math.max(peak, ++active);
+        await sleep(i === 0 ? 60 : 3);
+        active--;
+        if (i === 0) headDone = true;
+        return i;
+      },
+      2,
+    ))
+      out.push(...run);
+    assert.deepEqual(out, [0, 1, 2, 3, 4, 5]);
+    assert.equal(peak, 2);
+    assert.deepEqual(whileHeadRan, [0, 1, 2, 3, 4, 5]); // the next batch too, before the head settled
+  });
 });

@@ -51,20 +51,38 @@ export class Scheduler {
    * runs this one again: only tasks the service did not apply answer 429, so a repeat is safe even for writes
    * that are never retried blindly (a create-only or plain set).
    */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const probe = this.tryAcquire() ?? (await this.acquire());
-      try {
-        const result = await task();
-        this.consecutive429 = 0;
-        return result;
-      } catch (error) {
-        if (!(error instanceof RateLimitedError) || attempt >= this.maxRateLimited) throw error;
-        this.pause(error);
-      } finally {
-        this.release(probe);
-      }
+  run<T>(task: () => Promise<T>): Promise<T> {
+    return this.attempt(task, 1);
+  }
+
+  /** Without an async frame when a slot is free: bulk work runs thousands of tasks. */
+  private attempt<T>(task: () => Promise<T>, attempt: number): Promise<T> {
+    const probe = this.tryAcquire();
+    if (probe === undefined) return this.acquire().then((p) => this.start(task, p, attempt));
+    return this.start(task, probe, attempt);
+  }
+
+  private start<T>(task: () => Promise<T>, probe: boolean, attempt: number): Promise<T> {
+    let running: Promise<T>;
+    try {
+      running = Promise.resolve(task());
+    } catch (error) {
+      running = Promise.reject(error as Error);
     }
+    return running.then(
+      (result) => {
+        this.consecutive429 = 0;
+        this.release(probe);
+        return result;
+      },
+      (error: unknown) => {
+        const again = error instanceof RateLimitedError && attempt < this.maxRateLimited;
+        if (again) this.pause(error);
+        this.release(probe);
+        if (!again) throw error;
+        return this.attempt(task, attempt + 1);
+      },
+    );
   }
 
   /** Waits until a task may start; returns whether it is a probe for fresh figures. */
@@ -167,19 +185,21 @@ interface Slot<R> {
   failed: boolean;
   value?: R;
   error?: unknown;
-  wait: Promise<void>;
 }
 
 /**
- * Maps the items of `batches` (e.g. pages of keys) through `fn` with up to `window` calls pending, yielding results
- * in source order, in runs: each yield holds the head result and every result right after it that is already in,
- * so the consumer takes one turn per run instead of one per item. Stops pulling from the source when the consumer
- * stops; a call that fails fails the iteration when its turn comes.
+ * Maps the items of `batches` (e.g. pages of keys) through `fn` with up to `window` calls pending and up to `running`
+ * of them not yet settled (default `window`), yielding results in source order, in runs: each yield holds the head
+ * result and every result right after it that is already in, so the consumer takes one turn per run instead of one
+ * per item. The next item starts as soon as a call settles, and the next batch is asked for as soon as the current
+ * one is used up, not only when the head settles. Stops pulling from the source when the consumer stops; a call that
+ * fails fails the iteration when its turn comes.
  */
 export async function* orderedMap<T, R>(
   batches: AsyncIterable<readonly T[]>,
   window: number,
   fn: (item: T) => Promise<R>,
+  running = window,
 ): AsyncGenerator<R[]> {
   const it = batches[Symbol.asyncIterator]();
   const pending: Slot<R>[] = [];
@@ -187,33 +207,62 @@ export async function* orderedMap<T, R>(
   let batch: readonly T[] = [];
   let i = 0;
   let exhausted = false;
+  let stopped = false;
+  let active = 0;
+  /** Resolves the loop's wait for the head, or for room to ask for the next batch. */
+  let wake: (() => void) | undefined;
+  const room = (): boolean => active < running && pending.length - head < window;
+  const needsBatch = (): boolean => i === batch.length && !exhausted && room();
+  /** Starts items of the current batch while there is room. */
+  const fill = (): void => {
+    while (!stopped && i < batch.length && room()) start(batch[i++]);
+  };
+  const settled = (): void => {
+    active--;
+    fill();
+    if (wake && (pending[head].settled || needsBatch())) {
+      const resume = wake;
+      wake = undefined;
+      resume();
+    }
+  };
   const start = (item: T): void => {
-    const slot = { settled: false, failed: false } as Slot<R>;
-    slot.wait = fn(item).then(
+    const slot: Slot<R> = { settled: false, failed: false };
+    let call: Promise<R>;
+    try {
+      call = fn(item);
+    } catch (error) {
+      call = Promise.reject(error as Error);
+    }
+    active++;
+    pending.push(slot);
+    void call.then(
       (value) => {
         slot.settled = true;
         slot.value = value;
+        settled();
       },
       (error: unknown) => {
         slot.settled = slot.failed = true;
         slot.error = error;
+        settled();
       },
     );
-    pending.push(slot);
   };
   try {
     for (;;) {
-      while (pending.length - head < window && !(exhausted && i === batch.length)) {
-        if (i < batch.length) {
-          start(batch[i++]);
-          continue;
-        }
+      fill();
+      while (needsBatch()) {
         const next = await it.next();
         if (next.done) exhausted = true;
         else [batch, i] = [next.value, 0];
+        fill();
       }
       if (head === pending.length) return;
-      await pending[head].wait;
+      if (!pending[head].settled) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
       const run: R[] = [];
       for (; head < pending.length && pending[head].settled; head++) {
         const slot = pending[head];
@@ -230,6 +279,7 @@ export async function* orderedMap<T, R>(
       yield run;
     }
   } finally {
+    stopped = true;
     if (!exhausted) await it.return?.();
   }
 }

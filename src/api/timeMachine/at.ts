@@ -21,28 +21,38 @@ export interface EntryAt extends Entry {
   at: EntryVersion;
 }
 
-const query = (a: EntryAddress) => ({
-  universeId: a.universeId,
-  datastoreName: a.datastoreName,
-  scope: a.scope ?? 'global',
-  entryKey: a.key,
-});
-
 /**
  * The newest versions of an entry, newest first, at most `limit`, written at or before `time` when given. Empty
  * when the key has no such version, or is unknown (never written, or purged 30 days after a deletion).
  */
-export async function newestVersions(
+export function newestVersions(
   client: OpenApiClient,
   address: EntryAddress,
   limit: number,
   time?: Date,
   opts: CallOptions = {},
 ): Promise<EntryVersion[]> {
-  const page = await client.datastores
-    .listEntryVersions({ ...query(address), endTime: time?.toISOString(), sortOrder: 'Descending', limit }, opts)
-    .catch(notFoundAs(undefined));
-  return page?.items.slice(0, limit) ?? [];
+  // No async frame: bulk engines ask once per key.
+  let endTime: string | undefined;
+  try {
+    endTime = time?.toISOString();
+  } catch (error) {
+    return Promise.reject(error as Error); // an invalid Date, a rejection like any other failure
+  }
+  return client.datastores
+    .listEntryVersionItems(
+      {
+        universeId: address.universeId,
+        datastoreName: address.datastoreName,
+        scope: address.scope ?? 'global',
+        entryKey: address.key,
+        endTime,
+        sortOrder: 'Descending',
+        limit,
+      },
+      opts,
+    )
+    .then((items) => (items.length > limit ? items.slice(0, limit) : items), notFoundAs([]));
 }
 
 /**
@@ -66,7 +76,16 @@ export async function readVersion(
   opts: CallOptions = {},
 ): Promise<EntryAt | undefined> {
   const entry = await client.datastores
-    .getEntryVersion({ ...query(address), versionId: version.version }, opts)
+    .getEntryVersion(
+      {
+        universeId: address.universeId,
+        datastoreName: address.datastoreName,
+        scope: address.scope ?? 'global',
+        entryKey: address.key,
+        versionId: version.version,
+      },
+      opts,
+    )
     .catch(notFoundAs(undefined));
   return entry && { ...entry, at: version };
 }

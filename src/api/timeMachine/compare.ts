@@ -56,11 +56,8 @@ export interface CompareOptions extends BulkOptions<CompareCounts> {
 /** Versions asked for in the first request: the newest, and the one before it for a key changed once since. */
 const HEAD = 2;
 
-/** What one key came to: the count it adds to, and the result yielded (none for keys left out). */
-interface Outcome {
-  count: keyof CompareCounts;
-  result?: KeyComparison;
-}
+/** What one key came to: its comparison, or the count of a key left out. */
+type Outcome = KeyComparison | 'absent' | 'otherUsers';
 
 /** Unchanged: the same version then and now. A key without an entry at either time has no status. */
 export function statusOf(then: EntryVersion | undefined, now: EntryVersion | undefined): CompareStatus | undefined {
@@ -106,29 +103,47 @@ export async function* compareWithTime(
     return false;
   };
 
-  const compareKey = async (k: EntryKey): Promise<Outcome> => {
-    const address = { universeId, datastoreName, scope: k.scope, key: k.key };
-    const head = await scheduler.run(() => newestVersions(client, address, HEAD, undefined, call));
-    const now = head[0];
-    let then = head.find((v) => Date.parse(v.createdTime) <= t);
-    if (!then && head.length === HEAD) then = await scheduler.run(() => versionAt(client, address, time, call));
+  const comparison = (
+    address: EntryAddress & EntryKey,
+    then: EntryVersion | undefined,
+    now: EntryVersion | undefined,
+  ): Outcome | Promise<Outcome> => {
     const status = statusOf(then, now);
-    if (!status) return { count: 'absent' };
-    if (userId !== undefined && !(await hasUser(address, [now, then]))) return { count: 'otherUsers' };
-    const result: KeyComparison = { scope: k.scope, key: k.key, status };
+    if (!status) return 'absent';
+    const result: KeyComparison = { scope: address.scope, key: address.key, status };
     if (then) result.then = then;
     if (now) result.now = now;
-    return { count: status, result };
+    if (userId === undefined) return result;
+    return hasUser(address, [now, then]).then((has) => (has ? result : 'otherUsers'));
+  };
+
+  // Per key, no async frame: the newest versions, and the one in effect then when they do not reach back to it.
+  const compareKey = (k: EntryKey): Promise<Outcome> => {
+    const address = { universeId, datastoreName, scope: k.scope, key: k.key };
+    return scheduler
+      .run(() => newestVersions(client, address, HEAD, undefined, call))
+      .then((head) => {
+        const then = head.find((v) => Date.parse(v.createdTime) <= t);
+        if (then || head.length < HEAD) return comparison(address, then, head[0]);
+        return scheduler
+          .run(() => versionAt(client, address, time, call))
+          .then((at) => comparison(address, at, head[0]));
+      });
   };
 
   const counts = progress.counts;
   let ms: number;
   try {
+    // As many keys running as the scheduler has slots (none waits in its queue), more results held for their turn.
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const run of orderedMap(keyBatches(client, selection, scheduler, signal), window, compareKey)) {
+    const keys = keyBatches(client, selection, scheduler, signal);
+    for await (const run of orderedMap(keys, window, compareKey, scheduler.concurrency)) {
       for (const outcome of run) {
-        counts[outcome.count]++;
-        if (outcome.result) yield outcome.result;
+        if (typeof outcome === 'string') counts[outcome]++;
+        else {
+          counts[outcome.status]++;
+          yield outcome;
+        }
       }
       progress.tick();
     }
