@@ -72,10 +72,12 @@ export interface StoreFilter {
   prefix: string;
 }
 
-/** The keys a restore puts back: one scope (or allScopes), a key prefix, and optionally one player's entries. */
-export interface RestoreSelection extends StoreFilter {
+/** The keys a time-machine command works on: one scope (or allScopes), a key prefix, and some keys or one player's. */
+export interface TimeSelection extends StoreFilter {
   /** Only entries whose user ids include this user, now or at the time. */
   userId?: number;
+  /** Only these keys. */
+  keys?: EntryKey[];
 }
 
 /** One side of Compare with Another Store: a store's keys under a filter, or an export file. */
@@ -218,6 +220,19 @@ export class DataStoresModel implements vscode.Disposable {
     }
   }
 
+  /** The store's keys under its filter, in listing order, at most `limit`. */
+  async keyList(store: StoreRef, limit: number, signal: AbortSignal): Promise<EntryKey[]> {
+    const client = await this.client(store);
+    const keys: EntryKey[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.keysPage(client, store, cursor, signal);
+      keys.push(...page.items.slice(0, limit - keys.length));
+      cursor = page.next;
+    } while (cursor && keys.length < limit);
+    return keys;
+  }
+
   /** Newest first. The newest version tells whether the key is deleted. */
   async listVersions(a: EntryAddress, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryVersion>> {
     const client = await this.client(a);
@@ -291,23 +306,25 @@ export class DataStoresModel implements vscode.Disposable {
 
   // The time machine.
 
-  /** Each key of the store under its filter (scope and prefix) that held an entry at `time` or now, against then. */
+  /** Each selected key of the store that held an entry at `time` or now, against then. */
   async *compareWithTime(
     store: StoreRef,
+    selection: TimeSelection,
     time: Date,
     opts: CompareOptions,
   ): AsyncGenerator<KeyComparison, CompareSummary> {
     const client = await this.client(store);
-    const { scope, prefix } = this.filter(store);
-    const all = scope === allScopes;
+    const all = selection.scope === allScopes;
     return yield* compareWithTime(
       client,
       {
         universeId: store.universeId,
         datastoreName: store.datastoreName,
-        scope: all ? undefined : scope,
+        scope: all ? undefined : selection.scope,
         allScopes: all,
-        prefix: prefix || undefined,
+        prefix: selection.prefix || undefined,
+        userId: selection.userId,
+        keys: selection.keys,
       },
       time,
       opts,
@@ -365,7 +382,7 @@ export class DataStoresModel implements vscode.Disposable {
    */
   async planRestore(
     store: StoreRef,
-    selection: RestoreSelection,
+    selection: TimeSelection,
     time: Date,
     planFile: string,
     signal: AbortSignal,
@@ -381,6 +398,7 @@ export class DataStoresModel implements vscode.Disposable {
         allScopes: all || undefined,
         prefix: selection.prefix || undefined,
         userId: selection.userId,
+        keys: selection.keys,
       },
       time,
       planFile,

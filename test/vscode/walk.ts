@@ -488,6 +488,7 @@ async function timemachine(w: Walker): Promise<void> {
   await w.sandboxStores();
   await w.menu(w.row('Settings'), 'Compare with Time…');
   await w.moment('15d', 'moment-typed'); // the demo's Settings changed 10 to 20 days ago
+  await w.pick('Every Key');
   await acceptSaveDialog(w);
   const summary = page.locator('.notification-toast', { hasText: 'Show Differences' });
   await summary.waitFor({ timeout: 30_000 });
@@ -552,6 +553,11 @@ async function openat(w: Walker): Promise<void> {
   await w.shot('compare-with-current');
   await w.palette('View: Close All Editors');
   await w.menu(view, 'Compare with Time…');
+  await w.pick('Only Some Keys…');
+  await w.pick('GameConfig');
+  await w.pick('LegacyConfig');
+  await w.shot('some-keys-picked');
+  await w.page.keyboard.press('Enter');
   await acceptSaveDialog(w);
   const summary = page.locator('.notification-toast', { hasText: 'Show Differences' });
   await summary.waitFor({ timeout: 30_000 });

@@ -19,6 +19,8 @@ import { count, fileStamp, localPath, ndjsonFilters, runBulk, seconds, workspace
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
 import { asStoreOrTime, filterText } from './nodes';
+import { whereOf } from './restorePlan';
+import { askSelection, headerSelection } from './selection';
 
 /** Keys that differ kept for Show Differences; the file lists them all. */
 const DIFFERENCES_KEPT = 5000;
@@ -95,9 +97,10 @@ export const compareWithTime: DataStoresCommand = {
     const name = store.store.name;
     const filter = ctx.model.filter(ref);
     const scopes = filter.scope === allScopes;
-    const what = t`${name} (${filterText(filter)})`;
-    const time = shown ?? (await askMoment(ctx.ui, { title: t`Compare ${what} with a time` }));
+    const time = shown ?? (await askMoment(ctx.ui, { title: t`Compare ${name} (${filterText(filter)}) with a time` }));
     const when = localTime(time.getTime(), { seconds: true });
+    const selection = await askSelection(ctx, ref, t`Compare ${name} with ${when}`, when);
+    const what = t`${name} (${whereOf(headerSelection(selection))})`;
     const uri = required(
       await ctx.ui.saveDialog({
         title: t`Save the comparison of ${what} with ${when}`,
@@ -116,7 +119,7 @@ export const compareWithTime: DataStoresCommand = {
       handled: compared,
       describe: (c) => t`${keys(compared(c))} · ${count(differing(c))} differ · ${count(c.ratePerSecond)}/s`,
       run: async (opts) => {
-        const results = ctx.model.compareWithTime(ref, time, { ...opts, now: new Date() });
+        const results = ctx.model.compareWithTime(ref, selection, time, { ...opts, now: new Date() });
         // The comparisons go to the file as they come; the keys that differ are kept, and the summary at the end.
         async function* kept(): AsyncGenerator<KeyComparison> {
           try {

@@ -81,6 +81,7 @@ export function whereOf(selection: RestorePlanHeader['selection']): string {
   const parts = [selection.allScopes ? t`all scopes` : t`scope ${selection.scope ?? 'global'}`];
   if (selection.prefix) parts.push(t`keys starting with "${selection.prefix}"`);
   if (selection.userId !== undefined) parts.push(t`user ${selection.userId}`);
+  if (selection.keys) parts.push(t`chosen keys`);
   return parts.join(', ');
 }
 

@@ -1,4 +1,4 @@
-// Restore to Time… on a data store row: the moment, the keys (the row's scope and prefix, or one player's entries),
+// Restore to Time… on a data store row: the moment, the keys (the row's scope and prefix, some picked, or one player's entries),
 // the plan file, then the dry run as a modal question, the run, and its summary (skipped keys, audit, Undo). A plan
 // file whose run has begun is continued instead, so a stopped restore goes on where it stopped.
 import * as path from 'node:path';
@@ -7,54 +7,13 @@ import type { RestorePlanHeader, RestoreResult } from '../../api';
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
-import type { RestoreSelection, StoreRef } from '../model';
-import { allScopes } from '../model';
+import type { StoreRef } from '../model';
 import { fileStamp, localPath, ndjsonFilters, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
 import { asStoreOrTime, writableStore } from './nodes';
 import { begun, confirmPlan, planActions, planHeader, planLength, runAndShow, whereOf } from './restorePlan';
-
-const headerSelection = (s: RestoreSelection): RestorePlanHeader['selection'] => ({
-  scope: s.scope === allScopes ? undefined : s.scope,
-  allScopes: s.scope === allScopes || undefined,
-  prefix: s.prefix || undefined,
-  userId: s.userId,
-});
-
-/** Whether the keys are every key under the row's filter, or one player's among them (a user id typed). */
-async function askSelection(
-  ctx: DataStoresContext,
-  name: string,
-  when: string,
-  filter: RestoreSelection,
-): Promise<RestoreSelection> {
-  const { player } = required(
-    await ctx.ui.pick(
-      [
-        { label: t`Every Key`, description: whereOf(headerSelection(filter)), player: false },
-        {
-          label: t`Only One Player…`,
-          description: t`the entries whose user ids include a user id you type`,
-          player: true,
-        },
-      ],
-      { title: t`Restore ${name} to ${when}: which keys?` },
-    ),
-  );
-  if (!player) return filter;
-  const typed = required(
-    await ctx.ui.input({
-      title: t`Restore ${name} to ${when}: one player`,
-      prompt: t`The user id: entries whose user ids include it, now or at ${when}`,
-      validateInput: (text) =>
-        /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) && Number(text) > 0
-          ? undefined
-          : t`A user id is a positive whole number`,
-    }),
-  );
-  return { ...filter, userId: Number(typed.trim()) };
-}
+import { askSelection, headerSelection } from './selection';
 
 /** The plan file; one whose restore has begun is continued (`continued`) or another file is chosen. */
 async function askPlanFile(
@@ -140,7 +99,7 @@ export const restoreToTime: DataStoresCommand = {
         title: t`Restore ${name} (${whereOf(headerSelection(filter))}) to a time`,
       }));
     const when = localTime(time.getTime(), { seconds: true });
-    const selection = await askSelection(ctx, name, when, filter);
+    const selection = await askSelection(ctx, ref, t`Restore ${name} to ${when}`, when);
     const what = t`${name} (${whereOf(headerSelection(selection))})`;
     const { planFile, continued } = await askPlanFile(
       ctx,

@@ -88,6 +88,7 @@ suite('time machine', () => {
     const file = path.join(dir, 'compare.ndjson');
     const ui = new ScriptedUi()
       .on('pick', /^Compare Players \(scope global\) with a time /, then)
+      .on('pick', /^Compare Players with .*: which keys\? /, 'Every Key')
       .on('saveDialog', /^Save the comparison of Players \(scope global\) with /, vscode.Uri.file(file))
       .on('info', /^Players \(scope global\) since /, 'Show Differences')
       .on('pick', /^Players \(scope global\): keys that differ from /, 'a');
@@ -235,20 +236,22 @@ suite('time machine', () => {
     const text = vscode.window.activeTextEditor?.document.getText() ?? '';
     assert.deepEqual(JSON.parse(text), { coins: 10, inventory: { sword: 1 } });
 
-    // Compare with Time on the view asks no time: it compares with the view's moment.
+    // Compare with Time on the view asks no time: it compares some keys with the view's moment.
     const file = path.join(dir, 'open-at-compare.ndjson');
     const compare = new ScriptedUi()
-      .on('saveDialog', /^Save the comparison of Players \(scope global\) with /, vscode.Uri.file(file))
-      .on('info', /^Players \(scope global\) since /, undefined);
+      .on('pick', /^Compare Players with .*: which keys\? /, 'Only Some Keys…')
+      .on('pickMany', /^Compare Players with .*: the keys /, ['a', 'c'])
+      .on('saveDialog', /^Save the comparison of Players \(scope global, chosen keys\) with /, vscode.Uri.file(file))
+      .on('info', /^Players \(scope global, chosen keys\) since /, undefined);
     ctx.ui = compare;
     const result = (await vscode.commands.executeCommand(
       'universeExplorer.compareWithTime',
       view,
     )) as CompareWithTimeResult;
-    assert.deepEqual([result.changed, result.created, result.deleted, result.unchanged], [1, 1, 1, 1]);
+    assert.deepEqual([result.changed, result.created, result.deleted, result.unchanged], [1, 0, 1, 0]);
     assert.deepEqual(
       compare.prompts.map((p) => p.kind),
-      ['saveDialog', 'info'],
+      ['pick', 'pickMany', 'saveDialog', 'info'],
     );
 
     // Restore on a row re-creates c with its value then; the row now says it changed since.
@@ -321,6 +324,7 @@ suite('time machine: restore', () => {
     await set('R3', 'p1', { coins: 1 }, [1234]);
     await set('R3', 'p2', { coins: 1 }, [5678]);
     await set('R4', 'a', 1);
+    for (const k of ['x', 'y', 'z']) await set('R6', k, 1);
     await Promise.all(Array.from({ length: KEYS }, (_, i) => set('R5', `k${String(i).padStart(2, '0')}`, 0)));
     await emulator.advanceClock(2 * HOUR);
     await set('R1', 'a', 2);
@@ -331,6 +335,7 @@ suite('time machine: restore', () => {
     await set('R3', 'p2', { coins: 99 }, [5678]);
     await set('R4', 'a', 2);
     await set('R4', 'd', 1);
+    for (const k of ['x', 'y', 'z']) await set('R6', k, 2);
     await Promise.all(Array.from({ length: KEYS }, (_, i) => set('R5', `k${String(i).padStart(2, '0')}`, 1)));
     await service.connect(ctx, RNAME, [{ id: U, name: 'RT Universe' }]);
   });
@@ -398,6 +403,18 @@ suite('time machine: restore', () => {
     assert.match(ui.messages('warn')[0], /\? 1 written, 0 re-created, 0 deleted, /);
     assert.deepEqual(await values('R3', ['p1', 'p2']), { p1: { coins: 1 }, p2: { coins: 99 } });
     assert.deepEqual((await client.datastores.getEntry(at('R3', 'p1'))).userIds, [1234]);
+  });
+
+  test('only some keys: the keys picked from the list, the others left alone', async () => {
+    const file = path.join(dir, 'r6.ndjson');
+    const ui = restoreUi('R6', file, 'Only Some Keys…')
+      .on('pickMany', /^Restore R6 to .*: the keys /, ['x', 'z'])
+      .on('warn', /^Restore R6 \(scope global, chosen keys\) to /, 'Restore');
+    ctx.ui = ui;
+    const result = await restore('R6');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.match(ui.messages('warn')[0], /\? 2 written, 0 re-created, 0 deleted, /);
+    assert.deepEqual(await values('R6', ['x', 'y', 'z']), { x: 1, y: 2, z: 1 });
   });
 
   test('Undo in the summary asks with its own dry run, then puts the values back', async () => {
