@@ -28,8 +28,12 @@ A local emulator of the Open API (user restrictions, standard data stores, asset
   --rate-limits                 enforce the documented limits, answering 429 with retry-after
   --rate-limit-scale <x>        multiply those limits by x (default 1)
   --rate-limit-window-scale <x> multiply their windows' lengths by x (default 1; 1/60 makes the minute a second)
+  --concurrent-users <n>        concurrent users in every universe (default 0): the cloud v2 data store limits
+                                are 300 + k x n per minute; POST /_emulator/concurrent-users changes it
+  --etag-mismatch-status <n>    what a cloud v2 data store etag mismatch answers: 409 (default), 412 or 400
   --operation-delay <ms>        how long an asset operation stays pending (default 0)
-  --control                     enable the /_emulator/* test endpoints (faults, request log, reset, clock)
+  --control                     enable the /_emulator/* test endpoints (faults, request log, reset, clock,
+                                concurrent users)
   --help                        show this help
 
 Without --api-key or --config, the single key "${SANDBOX_KEY}" (every scope) is accepted.
@@ -135,6 +139,12 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
         break;
       case '--rate-limit-window-scale':
         opts.rateLimitWindowScale = number(flag, value(), (n) => n > 0 && Number.isFinite(n));
+        break;
+      case '--concurrent-users':
+        opts.concurrentUsers = number(flag, value(), (n) => Number.isSafeInteger(n) && n >= 0);
+        break;
+      case '--etag-mismatch-status':
+        opts.etagMismatchStatus = number(flag, value(), (n) => [400, 409, 412].includes(n)) as 400 | 409 | 412;
         break;
       case '--operation-delay':
         opts.operationDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n));

@@ -1,10 +1,14 @@
-// Test-only endpoints under /_emulator/ (option `control`): fault injection, the request log, reset and the clock.
-// They need no API key and are not themselves recorded in the request log. The clock moves forward only:
-// {"advanceMs": n} or {"set": "<RFC 3339 time>"}; both answer {"now": "<time>"}, as GET does.
+// Test-only endpoints under /_emulator/ (option `control`): fault injection, the request log, reset, the clock and
+// the concurrent-users figure. They need no API key and are not themselves recorded in the request log. The clock
+// moves forward only: {"advanceMs": n} or {"set": "<RFC 3339 time>"}; both answer {"now": "<time>"}, as GET does.
+// Concurrent users (what the cloud v2 data store limits grow with, ratelimit.ts): POST {"concurrentUsers": n} sets
+// every universe's figure, {"concurrentUsers": n, "universe": id} one universe's; both answer as GET does,
+// {"concurrentUsers": n, "universes": {"<id>": n}}. Reset puts it back to the start figure.
 import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseClock, type Clock } from './clock';
 import { ApiError, errorBody } from './errors';
 import { isObject, readBody } from './http';
+import type { ConcurrentUsers } from './ratelimit';
 
 interface Fault {
   method?: string;
@@ -26,6 +30,7 @@ export class Control {
   constructor(
     private readonly clock: Clock,
     private readonly hooks: { reset(): void; clockMoved(): void },
+    private readonly users: ConcurrentUsers,
   ) {}
 
   record(method: string, path: string, query: string, status: number): void {
@@ -71,6 +76,7 @@ export class Control {
       if (action === 'POST /_emulator/reset') {
         this.faults = [];
         this.requests = [];
+        this.users.reset();
         this.hooks.reset();
         return reply(200, { ok: true });
       }
@@ -80,6 +86,9 @@ export class Control {
       }
       if (action === 'POST /_emulator/clock' || action === 'GET /_emulator/clock')
         return reply(200, { now: new Date(this.clock.now()).toISOString() });
+      if (action === 'POST /_emulator/concurrent-users') this.setUsers(await readBody(req, 64 * 1024));
+      if (action === 'POST /_emulator/concurrent-users' || action === 'GET /_emulator/concurrent-users')
+        return reply(200, this.users.toJson());
       throw new ApiError(404, `No control endpoint ${action}.`);
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, (err as Error).message);
@@ -88,12 +97,7 @@ export class Control {
   }
 
   private moveClock(body: Buffer | undefined): void {
-    let move: unknown;
-    try {
-      move = JSON.parse(body?.toString('utf8') ?? '');
-    } catch {
-      move = undefined;
-    }
+    const move = jsonOf(body);
     const { advanceMs, set } = isObject(move) ? move : {};
     const to = typeof set === 'string' ? parseClock(set) : undefined;
     try {
@@ -103,6 +107,25 @@ export class Control {
       throw new ApiError(400, 'The clock only moves forward.');
     }
     throw new ApiError(400, 'Give {"advanceMs": <milliseconds, at least 0>} or {"set": "<RFC 3339 time>"}.');
+  }
+
+  private setUsers(body: Buffer | undefined): void {
+    const given = jsonOf(body);
+    const { concurrentUsers: n, universe } = isObject(given) ? given : {};
+    const whole = (v: unknown, from: number): v is number => Number.isSafeInteger(v) && (v as number) >= from;
+    if (!whole(n, 0) || (universe !== undefined && !whole(universe, 1))) {
+      throw new ApiError(400, 'Give {"concurrentUsers": <whole number from 0>} and optionally "universe": <id>.');
+    }
+    this.users.set(n, universe);
+  }
+}
+
+/** The body as JSON; undefined when it is not JSON. */
+function jsonOf(body: Buffer | undefined): unknown {
+  try {
+    return JSON.parse(body?.toString('utf8') ?? '');
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,7 +5,8 @@
 // - Deleted (tombstoned) keys stay in List Entries, as the service documents; Get on them is 404 EntryNotFound, as is
 //   Get Version of a tombstone version. Set or Increment on a tombstone revives the key (its created time stays).
 // - Entry operations on a data store that was never written give 404 DatastoreNotFound; List Entries gives an
-//   empty page instead.
+//   empty page instead. A data store deleted through cloud v2 fails every entry call, List Entries included, with
+//   404 DatastoreNotFound "The data store is deleted.", and is left out of List Data Stores until undeleted.
 // - Write scopes: objects:update for a live key, objects:create otherwise, plus control:create when the data store
 //   does not exist yet.
 // - incrementBy defaults to 1 and must be a whole number (`5` or `5.0`) in int64 range; anything else is 400
@@ -13,33 +14,46 @@
 //   ExistingValueNotNumeric. Results outside int64 give IncrementValueTooLarge / IncrementValueTooSmall.
 // - matchVersion on a missing or deleted key: 412 with a ds error body (code PreconditionFailed), there being no
 //   current entry to send. A malformed matchVersion simply does not match.
+// - Lists are in UTF-8 byte order of names and keys, as cloud v2 lists them (records.ts).
 // - Page sizes (`limit`): defaults from the reference (List Data Stores 1, the others 16), values above 1,000 are
 //   clamped to 1,000, and 0, negatives or non-numbers are 400 InvalidLimit. End of a list: nextPageCursor "".
 import { createHash } from 'node:crypto';
+import {
+  asciiJson,
+  keysAfter,
+  MAX_ATTRIBUTE_BYTES,
+  MAX_USER_IDS,
+  MAX_VALUE_BYTES,
+  NAME_MAX_BYTES,
+  openStore,
+  writeVersion,
+  type Metadata,
+  type Ref,
+} from './datastores-common';
 import { ApiError, invalid } from './errors';
 import { isObject, readBody, requireScope, send, sendJson, type Ctx, type Route } from './http';
 import { flag, oneOf, pageSize, text, time } from './params';
 import { RATES } from './ratelimit';
-import { lowerBound, VERSION_ID, type EntryRec, type StoreRec, type VersionRec } from './store';
+import {
+  bySeq,
+  compareKeys,
+  current,
+  lowerBound,
+  versionById,
+  VERSION_ID,
+  type EntryRec,
+  type StoreRec,
+  type VersionRec,
+} from './records';
 
 const BASE = '/datastores/v1/universes/{universeId}/standard-datastores';
 const S = 'universe-datastores.';
-const MAX_VALUE_BYTES = 4 * 1024 * 1024;
-const MAX_ATTRIBUTE_BYTES = 300;
-const MAX_USER_IDS = 4;
 const MAX_LIMIT = 1000;
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
-interface Ref {
-  u: number;
-  store: string;
-  scope: string;
-  key: string;
-}
-
-const nameRule = { required: true, maxBytes: 50, code: 'InvalidDataStoreName' };
-const scopeRule = { fallback: 'global', maxBytes: 50, code: 'InvalidDataStoreScope' };
+const nameRule = { required: true, maxBytes: NAME_MAX_BYTES, code: 'InvalidDataStoreName' };
+const scopeRule = { fallback: 'global', maxBytes: NAME_MAX_BYTES, code: 'InvalidDataStoreScope' };
 const limitRule = (fallback: number) => ({ fallback, max: MAX_LIMIT, code: 'InvalidLimit' });
 
 function ref(ctx: Ctx): Ref {
@@ -47,23 +61,18 @@ function ref(ctx: Ctx): Ref {
     u: ctx.universeId,
     store: text(ctx, 'datastoreName', nameRule)!,
     scope: text(ctx, 'scope', scopeRule)!,
-    key: text(ctx, 'entryKey', { required: true, maxBytes: 50, code: 'InvalidEntryKey' })!,
+    key: text(ctx, 'entryKey', { required: true, maxBytes: NAME_MAX_BYTES, code: 'InvalidEntryKey' })!,
   };
 }
 
 /** The entry, or 404 DatastoreNotFound / EntryNotFound. */
 function findEntry(ctx: Ctx, r: Ref): EntryRec {
-  const store = ctx.app.store.universes.get(r.u)?.stores.get(r.store);
+  const store = openStore(ctx, r.store);
   if (!store) throw new ApiError(404, 'Datastore not found.', 'DatastoreNotFound');
   const entry = store.scopes.get(r.scope)?.entries.get(r.key);
   if (!entry) throw new ApiError(404, 'Entry not found in the datastore.', 'EntryNotFound');
   return entry;
 }
-
-const current = (entry: EntryRec | undefined): VersionRec | undefined => {
-  const v = entry?.versions[entry.versions.length - 1];
-  return v && !v.deleted ? v : undefined;
-};
 
 /** The entry and its current version, or 404. */
 function live(ctx: Ctx, r: Ref): { entry: EntryRec; v: VersionRec } {
@@ -80,7 +89,7 @@ function sendVersion(ctx: Ctx, status: number, entry: EntryRec, v: VersionRec): 
 }
 
 function requireWriteScopes(ctx: Ctx, r: Ref): void {
-  const store = ctx.app.store.universes.get(r.u)?.stores.get(r.store);
+  const store = openStore(ctx, r.store);
   if (!store) requireScope(ctx, `${S}control:create`);
   requireScope(
     ctx,
@@ -91,7 +100,7 @@ function requireWriteScopes(ctx: Ctx, r: Ref): void {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Attributes and user ids from the request headers; left out means cleared. */
-function readMetadata(ctx: Ctx): { attrs?: string; uids: string } {
+function readMetadata(ctx: Ctx): Metadata {
   const header = (name: string): string | undefined => {
     const v = ctx.req.headers[`${ctx.app.prefix}-entry-${name}`];
     return typeof v === 'string' && v !== '' ? v : undefined;
@@ -130,10 +139,6 @@ function parseHeaderJson(raw: string): unknown {
   }
 }
 
-/** JSON with every non-ASCII character escaped, so it can go back out in a header unchanged. */
-const asciiJson = (v: unknown): string =>
-  JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
 function checkValue(ctx: Ctx, body: Buffer): void {
   const md5 = ctx.req.headers['content-md5'];
   if (typeof md5 === 'string' && !Buffer.from(md5, 'base64').equals(createHash('md5').update(body).digest())) {
@@ -144,33 +149,6 @@ function checkValue(ctx: Ctx, body: Buffer): void {
   } catch {
     throw invalid('The request body is not valid JSON.', 'ContentNotJson');
   }
-}
-
-/** Writes a version; returns its entry and the version. */
-function write(
-  ctx: Ctx,
-  r: Ref,
-  value: Buffer,
-  meta: { attrs?: string; uids: string },
-  deleted = false,
-): { entry: EntryRec; v: VersionRec } {
-  const store = ctx.app.store;
-  store.commit([
-    {
-      t: 'ds',
-      u: r.u,
-      store: r.store,
-      scope: r.scope,
-      key: r.key,
-      seq: store.seq + 1,
-      at: ctx.app.clock.now(),
-      deleted,
-      value,
-      ...meta,
-    },
-  ]);
-  const entry = store.entry(r.u, r.store, r.scope, r.key)!;
-  return { entry, v: entry.versions[entry.versions.length - 1] };
 }
 
 async function setEntry(ctx: Ctx): Promise<void> {
@@ -193,7 +171,7 @@ async function setEntry(ctx: Ctx): Promise<void> {
     if (now) return sendVersion(ctx, 412, entry!, now);
     throw new ApiError(412, 'The entry does not exist, so matchVersion cannot match.', 'PreconditionFailed');
   }
-  sendJson(ctx, 200, write(ctx, r, body, meta).v.item);
+  sendJson(ctx, 200, writeVersion(ctx, r, body, meta).v.item);
 }
 
 function parseIncrement(ctx: Ctx): bigint {
@@ -226,37 +204,24 @@ async function increment(ctx: Ctx): Promise<void> {
   const result = (now ? numericValue(ctx.app.store.content(entry!, now).value) : 0n) + by;
   if (result > INT64_MAX) throw invalid('The result is larger than a 64-bit integer.', 'IncrementValueTooLarge');
   if (result < INT64_MIN) throw invalid('The result is smaller than a 64-bit integer.', 'IncrementValueTooSmall');
-  const written = write(ctx, r, Buffer.from(result.toString()), meta);
+  const written = writeVersion(ctx, r, Buffer.from(result.toString()), meta);
   sendVersion(ctx, 200, written.entry, written.v);
 }
 
 function deleteEntry(ctx: Ctx): void {
   const r = ref(ctx);
   live(ctx, r);
-  write(ctx, r, Buffer.alloc(0), { uids: '[]' }, true);
+  writeVersion(ctx, r, Buffer.alloc(0), { uids: '[]' }, true);
   send(ctx, 204, {});
-}
-
-/** Index of the first version with seq >= `seq`. */
-function seqIndex(versions: VersionRec[], seq: number): number {
-  let lo = 0;
-  let hi = versions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (versions[mid].seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function getVersion(ctx: Ctx): void {
   const r = ref(ctx);
   const id = text(ctx, 'versionId', { required: true, code: 'InvalidVersionId' })!;
-  const m = VERSION_ID.exec(id.toUpperCase());
-  if (!m) throw invalid('The version id is not valid.', 'InvalidVersionId');
+  if (!VERSION_ID.test(id.toUpperCase())) throw invalid('The version id is not valid.', 'InvalidVersionId');
   const entry = findEntry(ctx, r);
-  const v = entry.versions[seqIndex(entry.versions, parseInt(m[1], 16))];
-  if (v?.id !== id.toUpperCase()) throw new ApiError(404, 'Version not found.', 'VersionNotFound');
+  const v = versionById(entry, id);
+  if (!v) throw new ApiError(404, 'Version not found.', 'VersionNotFound');
   if (v.deleted)
     throw new ApiError(404, 'Entry not found in the datastore (this version is a deletion).', 'EntryNotFound');
   sendVersion(ctx, 200, entry, v);
@@ -276,7 +241,11 @@ function listVersions(ctx: Ctx): void {
   const page: VersionRec[] = [];
   const asc = order === 'Ascending';
   let i =
-    after === undefined ? (asc ? 0 : versions.length - 1) : seqIndex(versions, asc ? after + 1 : after) - (asc ? 0 : 1);
+    after === undefined
+      ? asc
+        ? 0
+        : versions.length - 1
+      : bySeq(versions, asc ? after + 1 : after, (v) => v.seq) - (asc ? 0 : 1);
   let more = false;
   for (; i >= 0 && i < versions.length; i += asc ? 1 : -1) {
     const v = versions[i];
@@ -308,33 +277,18 @@ function listStores(ctx: Ctx): void {
   const after = readCursor(ctx, 'stores', binding) as string | undefined;
   const u = ctx.app.store.universes.get(ctx.universeId);
   const names = u?.storeNames ?? [];
-  let i = lowerBound(names, after !== undefined && after >= prefix ? after : prefix);
+  let i = lowerBound(names, after !== undefined && compareKeys(after, prefix) >= 0 ? after : prefix);
   if (names[i] === after) i++;
   const page: StoreRec[] = [];
+  const shown = (name: string): boolean => u!.stores.get(name)!.deletedAt === undefined;
   for (; i < names.length && names[i].startsWith(prefix) && page.length < limit; i++)
-    page.push(u!.stores.get(names[i])!);
+    if (shown(names[i])) page.push(u!.stores.get(names[i])!);
+  while (i < names.length && names[i].startsWith(prefix) && !shown(names[i])) i++;
   const more = i < names.length && names[i].startsWith(prefix);
   sendJson(ctx, 200, {
     datastores: page.map((s) => ({ name: s.name, createdTime: new Date(s.createdAt).toISOString() })),
     nextPageCursor: more ? ctx.app.tokens.issue('stores', binding, page[page.length - 1].name) : '',
   });
-}
-
-/** Keys after `after` ([scope, key]) in (scope, key) order, limited to `prefix`. */
-function* keysAfter(
-  store: StoreRec,
-  scopes: string[],
-  prefix: string,
-  after?: [string, string],
-): Generator<[string, string]> {
-  for (let s = after ? lowerBound(scopes, after[0]) : 0; s < scopes.length; s++) {
-    const scope = scopes[s];
-    const keys = store.scopes.get(scope)!.keys;
-    const resume = after !== undefined && after[0] === scope && after[1] >= prefix;
-    let i = lowerBound(keys, resume ? after[1] : prefix);
-    if (resume && keys[i] === after[1]) i++;
-    for (; i < keys.length && keys[i].startsWith(prefix); i++) yield [scope, keys[i]];
-  }
 }
 
 function listEntries(ctx: Ctx): void {
@@ -348,12 +302,12 @@ function listEntries(ctx: Ctx): void {
   const limit = pageSize(ctx, 'limit', limitRule(16));
   const binding = [ctx.universeId, name, allScopes ? null : scope, prefix];
   const after = readCursor(ctx, 'entries', binding) as [string, string] | undefined;
-  const store = ctx.app.store.universes.get(ctx.universeId)?.stores.get(name);
+  const store = openStore(ctx, name);
   const keys: { scope: string; key: string }[] = [];
   let more = false;
   if (store) {
-    const scopes = allScopes ? store.scopeNames : store.scopes.has(scope) ? [scope] : [];
-    for (const [s, key] of keysAfter(store, scopes, prefix, after)) {
+    const scopes = allScopes ? store.scopeNames : [scope];
+    for (const [s, key] of keysAfter(store, scopes, () => prefix, after)) {
       if (keys.length === limit) {
         more = true;
         break;

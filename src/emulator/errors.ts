@@ -2,15 +2,19 @@
 // that is written in that family's shape:
 //   ds       {error, message, errorDetails:[{errorDetailType:"DatastoreErrorInfo", datastoreErrorCode}]}
 //   v2       {code, message, details}
+//   ds2      {code, message}: cloud v2 data stores, which leave `details` out (reference v2 §5 U15)
 //   assets   {code, message}. `code` is the numeric gRPC code (3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED,
 //            8 RESOURCE_EXHAUSTED, ...): the spec types Status.code as int32 and failed operations use the same numbers.
 //   gateway  {errors:[{code:0, message}]}: authentication and routing (401, unknown path 404, wrong method 405).
 // A write the data folder cannot take is refused in the route's family, never as an internal error: 507 when the disk
 // is full (ENOSPC, EDQUOT), 503 when the journal is broken or the folder cannot be written for another reason.
 
-export type Family = 'ds' | 'v2' | 'assets' | 'gateway';
+export type Family = 'ds' | 'ds2' | 'v2' | 'assets' | 'gateway';
 
 export class ApiError extends Error {
+  /** The `code` of a cloud v2 body when it is not the status's usual name. */
+  v2Code?: string;
+
   constructor(
     readonly status: number,
     message: string,
@@ -67,7 +71,9 @@ export function errorBody(family: Family, err: ApiError): unknown {
         ],
       };
     case 'v2':
-      return { code: name, message: err.message, details: [] };
+      return { code: err.v2Code ?? name, message: err.message, details: [] };
+    case 'ds2':
+      return { code: err.v2Code ?? name, message: err.message };
     case 'assets':
       return { code: grpc, message: err.message };
     case 'gateway':

@@ -27,6 +27,8 @@ export interface App {
   /** Entry header prefix: `<prefix>-entry-version`, ... */
   prefix: string;
   operationDelayMs: number;
+  /** What a cloud v2 etag mismatch answers: 409 (default), 412 or 400 (reference v2 §5 U1). */
+  etagMismatchStatus: number;
 }
 
 export interface Ctx {
@@ -35,6 +37,8 @@ export interface Ctx {
   res: ServerResponse;
   /** Path parameters, percent-decoded. */
   params: Record<string, string>;
+  /** The same, as they appear in the path (cloud v2 data stores decode their own). */
+  rawParams: Record<string, string>;
   query: Query;
   key: EmulatorKey;
   /** The `{universeId}` path parameter, validated; 0 on routes without one. */
@@ -45,7 +49,7 @@ export interface Ctx {
 
 export interface Route {
   method: string;
-  /** Literal segments and `{name}` parameters; a parameter never spans `/` or `:`. */
+  /** Literal segments and parameters: `{name}` never spans `/` or `:`, `{name+}` may hold `:`, `{name*}` also `/`. */
   path: string;
   family: Family;
   /** Needed in any case; handlers check scopes that depend on the state themselves (requireScope). */

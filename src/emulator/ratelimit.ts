@@ -1,7 +1,10 @@
-// Documented limits (reference 2.6, 3.10, 4.10), enforced only with `rateLimits`. Each rule is a fixed window that
-// opens at the first request. `rateLimitScale` multiplies every limit, the per-user restriction limit included
-// (at least 1 request per window remains); `rateLimitWindowScale` multiplies every window's length, so a test can
-// go through many small windows in a few seconds.
+// Documented limits (reference 2.6, 3.10, 4.10; cloud v2 data stores: v2 reference 4.1, 4.2), enforced only with
+// `rateLimits`. Each rule is a fixed window that opens at the first request. `rateLimitScale` multiplies every limit,
+// the per-user restriction limit included (at least 1 request per window remains); `rateLimitWindowScale` multiplies
+// every window's length, so a test can go through many small windows in a few seconds.
+// Cloud v2 data stores have budgets that grow with the universe's concurrent users (CCU): 300 + k x CCU per minute,
+// CCU being a setting (`concurrentUsers`, default 0; the control endpoint changes it). Legacy v1 keeps its fixed
+// limits in buckets of its own: v1 calls do not draw on the v2 budgets (v2 reference 5, U21).
 import { ApiError } from './errors';
 
 export interface RateRule {
@@ -10,13 +13,16 @@ export interface RateRule {
   windowMs: number;
   /** What one window is counted for: a universe, an API key, or one user within a universe (`{userId}` param). */
   by: 'universe' | 'key' | 'user';
+  /** Added to `limit` for each concurrent user of the universe. */
+  perUser?: number;
 }
 
-const rule = (name: string, limit: number, windowMs: number, by: RateRule['by']): RateRule => ({
+const rule = (name: string, limit: number, windowMs: number, by: RateRule['by'], perUser?: number): RateRule => ({
   name,
   limit,
   windowMs,
   by,
+  perUser,
 });
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -25,6 +31,12 @@ export const RATES = {
   // Data stores: per universe, reads and writes counted apart.
   dsRead: rule('ds-read', 300, MINUTE, 'universe'),
   dsWrite: rule('ds-write', 300, MINUTE, 'universe'),
+  // Cloud v2 data stores: per universe, one budget per category, scaled by concurrent users; snapshot per key.
+  v2Read: rule('v2-read', 300, MINUTE, 'universe', 40), // get entry
+  v2Write: rule('v2-write', 300, MINUTE, 'universe', 20), // create, update, increment
+  v2List: rule('v2-list', 300, MINUTE, 'universe', 2), // list data stores, entries, revisions
+  v2Remove: rule('v2-remove', 300, MINUTE, 'universe', 40), // delete entry, delete and undelete data store
+  v2Snapshot: rule('v2-snapshot', 60, MINUTE, 'key'),
   // User restrictions: per universe, plus 2 updates per minute for one user.
   urGet: rule('ur-get', 50, SECOND, 'universe'),
   urList: rule('ur-list', 50, SECOND, 'universe'),
@@ -48,12 +60,42 @@ interface RateSubject {
   user?: string;
 }
 
+/** The concurrent-users figure: one for every universe, and others set for single universes. */
+export class ConcurrentUsers {
+  private all: number;
+  private readonly byUniverse = new Map<number, number>();
+
+  constructor(private readonly start = 0) {
+    this.all = start;
+  }
+
+  of(universe: number): number {
+    return this.byUniverse.get(universe) ?? this.all;
+  }
+
+  /** Sets the figure of one universe, or of every universe (those set apart included). */
+  set(users: number, universe?: number): void {
+    if (universe !== undefined) return void this.byUniverse.set(universe, users);
+    this.all = users;
+    this.byUniverse.clear();
+  }
+
+  toJson(): { concurrentUsers: number; universes: Record<string, number> } {
+    return { concurrentUsers: this.all, universes: Object.fromEntries(this.byUniverse) };
+  }
+
+  reset(): void {
+    this.set(this.start);
+  }
+}
+
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
 
   constructor(
     private readonly scale: number,
     private readonly windowScale = 1,
+    private readonly users = new ConcurrentUsers(),
   ) {}
 
   /**
@@ -70,7 +112,8 @@ export class RateLimiter {
       const windowMs = r.windowMs * this.windowScale;
       let w = this.windows.get(name);
       if (!w || now - w.start >= windowMs) this.windows.set(name, (w = { start: now, count: 0 }));
-      const limit = Math.max(1, Math.floor(r.limit * this.scale));
+      const base = r.limit + (r.perUser ?? 0) * this.users.of(subject.universe);
+      const limit = Math.max(1, Math.floor(base * this.scale));
       const left = limit - w.count;
       const resetMs = w.start + windowMs - now;
       if (!tightest || left < tightest.left) tightest = { limit, left, resetMs, windowMs };

@@ -4,6 +4,9 @@
 // - A superseded version expires 30 days after it was superseded (the time of the next write to the key, kept as
 //   `until`); the latest never expires.
 // - A key whose latest version is a tombstone is purged for good 30 days after the delete.
+// - A snapshot (cloud v2, v2 reference 3.7) keeps what was current when it was taken: a version current at a
+//   snapshot is never thinned, so it lives until 30 days after it was superseded. Snapshots are given as the
+//   highest sequence number written before each (exact where times may tie within a millisecond).
 export const HOUR_MS = 60 * 60 * 1000;
 export const KEEP_MS = 30 * 24 * HOUR_MS;
 
@@ -14,8 +17,11 @@ export interface Dated {
   deleted: boolean;
 }
 
-/** The sequence numbers of the versions the rule removes at `now` (all of them for a purged key); oldest first. */
-export function expiredVersions(versions: readonly Dated[], now: number): number[] {
+/**
+ * The sequence numbers of the versions the rule removes at `now` (all of them for a purged key); oldest first.
+ * `snapshots`: the universe's snapshots as sequence numbers, ascending.
+ */
+export function expiredVersions(versions: readonly Dated[], now: number, snapshots: readonly number[] = []): number[] {
   const last = versions.length - 1;
   if (last < 0) return [];
   const latest = versions[last];
@@ -24,7 +30,11 @@ export function expiredVersions(versions: readonly Dated[], now: number): number
   for (let i = 0; i < last; i++) {
     const v = versions[i];
     const hour = Math.floor(v.at / HOUR_MS);
-    const thinned = hour === Math.floor(versions[i + 1].at / HOUR_MS) && now - (hour + 1) * HOUR_MS > HOUR_MS;
+    const next = versions[i + 1];
+    const thinned =
+      hour === Math.floor(next.at / HOUR_MS) &&
+      now - (hour + 1) * HOUR_MS > HOUR_MS &&
+      !heldBySnapshot(v.seq, next.seq, snapshots);
     const expired = v.until !== undefined && now - v.until >= KEEP_MS;
     if (thinned || expired) out.push(v.seq);
   }
@@ -34,3 +44,15 @@ export function expiredVersions(versions: readonly Dated[], now: number): number
 /** Whether a key may have something to remove (most have one live version and never do). */
 export const mayExpire = (versions: readonly Dated[]): boolean =>
   versions.length > 1 || (versions.length === 1 && versions[0].deleted);
+
+/** Whether a snapshot was taken while the version written at `seq` was current (until `nextSeq`). */
+function heldBySnapshot(seq: number, nextSeq: number, snapshots: readonly number[]): boolean {
+  let lo = 0;
+  let hi = snapshots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (snapshots[mid] < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < snapshots.length && snapshots[lo] < nextSeq;
+}

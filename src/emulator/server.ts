@@ -14,13 +14,15 @@ import { Blobs } from './blobs';
 import { Clock, parseClock } from './clock';
 import { Control } from './control';
 import { datastoreRoutes } from './datastores';
+import { v2EntryRoutes } from './datastores-v2';
+import { v2StoreRoutes } from './datastores-v2-stores';
 import { ApiError, diskFull, errorBody, invalidApiKey, isDiskFull, type Family } from './errors';
 import { watchHolders } from './holders';
 import { decodeComponent, Query, requireScope, type App, type Ctx, type EmulatorKey, type Route } from './http';
 import type { JournalFault } from './journal';
 import { FolderLock } from './lock';
 import { pathId } from './params';
-import { RateLimiter } from './ratelimit';
+import { ConcurrentUsers, RateLimiter } from './ratelimit';
 import { restrictionRoutes } from './restrictions';
 import { seedDemo } from './seed';
 import { Store } from './store';
@@ -41,6 +43,8 @@ export interface EmulatorOptions {
   rateLimits?: boolean; // enforce documented limits
   rateLimitScale?: number; // multiplies the documented limits (default 1)
   rateLimitWindowScale?: number; // multiplies the documented window lengths (default 1)
+  concurrentUsers?: number; // concurrent users in every universe: cloud v2 data store limits grow with it (default 0)
+  etagMismatchStatus?: 400 | 409 | 412; // what a cloud v2 etag mismatch answers (default 409)
   operationDelayMs?: number; // asset operations stay pending this long (default 0)
   control?: boolean; // enable /_emulator/* test control endpoints
   log?: (line: string) => void;
@@ -75,12 +79,12 @@ function compile(routes: Route[]): CompiledPath[] {
     if (!compiled) {
       const names: string[] = [];
       const source = route.path
-        .split(/(\{\w+\})/)
+        .split(/(\{\w+[+*]?\})/)
         .map((part) => {
-          const name = /^\{(\w+)\}$/.exec(part)?.[1];
+          const [, name, span] = /^\{(\w+)([+*]?)\}$/.exec(part) ?? [];
           if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
           names.push(name);
-          return '([^/:]+)';
+          return span === '*' ? '(.+)' : span === '+' ? '([^/]+)' : '([^/:]+)';
         })
         .join('');
       compiled = { regex: new RegExp(`^${source}$`), names, family: route.family, methods: new Map() };
@@ -91,7 +95,7 @@ function compile(routes: Route[]): CompiledPath[] {
   return [...byPath.values()];
 }
 
-const paths = compile([...datastoreRoutes, ...restrictionRoutes, ...assetRoutes]);
+const paths = compile([...datastoreRoutes, ...v2StoreRoutes, ...v2EntryRoutes, ...restrictionRoutes, ...assetRoutes]);
 
 function checkOptions(o: EmulatorOptions): void {
   const fail = (what: string): never => {
@@ -115,6 +119,10 @@ function checkOptions(o: EmulatorOptions): void {
   }
   if (o.operationDelayMs !== undefined && !(o.operationDelayMs >= 0 && Number.isFinite(o.operationDelayMs)))
     fail(`operationDelayMs ${o.operationDelayMs}`);
+  if (o.concurrentUsers !== undefined && !(Number.isSafeInteger(o.concurrentUsers) && o.concurrentUsers >= 0))
+    fail(`concurrentUsers ${o.concurrentUsers}`);
+  if (o.etagMismatchStatus !== undefined && ![400, 409, 412].includes(o.etagMismatchStatus))
+    fail(`etagMismatchStatus ${o.etagMismatchStatus} (400, 409 or 412)`);
   for (const k of o.apiKeys ?? []) if (typeof k.key !== 'string' || k.key === '') fail('an API key is empty');
 }
 
@@ -147,6 +155,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       clock,
       prefix: (opts.entryHeaderPrefix ?? 'platform').toLowerCase(),
       operationDelayMs: opts.operationDelayMs ?? 0,
+      etagMismatchStatus: opts.etagMismatchStatus ?? 409,
     };
     if (opts.seed === 'demo') seedDemo(app);
   } catch (err) {
@@ -155,21 +164,26 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   }
   const keyList = opts.apiKeys?.length ? opts.apiKeys : [{ key: SANDBOX_KEY }];
   const keys = new Map(keyList.map((k) => [k.key, k]));
+  const users = new ConcurrentUsers(opts.concurrentUsers ?? 0);
   const limiter = opts.rateLimits
-    ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1)
+    ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1, users)
     : undefined;
   const control = opts.control
-    ? new Control(clock, {
-        // Back to the start: nothing but the seed it was started with (the Local Sandbox's Reset).
-        reset: () => {
-          store.reset();
-          app.blobs.wipe();
-          limiter?.reset();
-          clock.restart();
-          if (opts.seed === 'demo') seedDemo(app);
+    ? new Control(
+        clock,
+        {
+          // Back to the start: nothing but the seed it was started with (the Local Sandbox's Reset).
+          reset: () => {
+            store.reset();
+            app.blobs.wipe();
+            limiter?.reset();
+            clock.restart();
+            if (opts.seed === 'demo') seedDemo(app);
+          },
+          clockMoved: () => store.sweep(),
         },
-        clockMoved: () => store.sweep(),
-      })
+        users,
+      )
     : undefined;
 
   const server = http.createServer((req, res) => {
@@ -223,14 +237,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     let ctx: Ctx | undefined;
     try {
       const params: Record<string, string> = {};
+      const rawParams: Record<string, string> = {};
       compiled.names.forEach((name, i) => {
-        const value = decodeComponent(match![i + 1]);
+        const value = decodeComponent((rawParams[name] = match![i + 1]));
         if (value === null) throw new ApiError(400, `The ${name} in the path is not correctly percent-encoded.`);
         params[name] = value;
       });
       const key = keys.get(req.headers['x-api-key'] as string);
       if (!key) return fail(res, 'gateway', invalidApiKey());
-      ctx = { app, req, res, params, query: new Query(qs), key, universeId: 0 };
+      ctx = { app, req, res, params, rawParams, query: new Query(qs), key, universeId: 0 };
       if (params.universeId !== undefined) {
         ctx.universeId = pathId(ctx, 'universeId', 'Universe ID', 'InvalidUniverseId');
         if (key.universes && !key.universes.includes(ctx.universeId)) {

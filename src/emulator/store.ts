@@ -12,61 +12,27 @@
 // - apply() is idempotent (a version, log entry or asset version already there is skipped; versions are inserted in
 //   sequence order), as a compacted journal may hold a record twice (journal.ts).
 // - Old journals (every value inline) are read as they are; their large values move to files as they are loaded.
+// - A data store deleted through cloud v2 keeps its entries, marked with the time of the delete (a `dstate` fact;
+//   undelete clears it), until it is purged 30 days later (a `purge` fact, written by sweep() or when the store is
+//   next looked up). Snapshots are `snapshot` facts, kept while they may still hold versions (retention.ts).
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { Blobs } from './blobs';
 import type { Clock } from './clock';
 import { ApiError, refusedWrite } from './errors';
 import { Journal, type JournalFault } from './journal';
-import { expiredVersions, mayExpire } from './retention';
-
-// ---- data stores ----
-
-interface EntryVersionJson {
-  version: string;
-  deleted: boolean;
-  contentLength: number;
-  createdTime: string;
-  objectCreatedTime: string;
-}
-
-export interface VersionRec {
-  id: string;
-  seq: number;
-  at: number;
-  /** When the next version was written (retention counts from it); undefined for the latest. */
-  until?: number;
-  deleted: boolean;
-  size: number;
-  /** The value's file under values/ (data folder, values over INLINE_MAX_BYTES). */
-  hash?: string;
-  /** The bytes (empty for a tombstone): always there for the latest version and inline values; else see content(). */
-  value?: Buffer;
-  attrs?: string; // JSON object text, ASCII only
-  uids: string; // JSON array text
-  /** Response headers for Get Entry / Get Version / 412, made once the value has been seen. */
-  headers?: Record<string, string>;
-  item: EntryVersionJson;
-}
-
-export interface EntryRec {
-  key: string;
-  createdAt: number;
-  /** The versions retention keeps, oldest first; the last one is current. */
-  versions: VersionRec[];
-}
-
-interface ScopeRec {
-  keys: string[]; // sorted (UTF-16 code unit order)
-  entries: Map<string, EntryRec>;
-}
-
-export interface StoreRec {
-  name: string;
-  createdAt: number;
-  scopeNames: string[]; // sorted
-  scopes: Map<string, ScopeRec>;
-}
+import {
+  bySeq,
+  dotnetTime,
+  insertSorted,
+  lowerBound,
+  versionId,
+  type EntryRec,
+  type Snapshot,
+  type StoreRec,
+  type VersionRec,
+} from './records';
+import { expiredVersions, HOUR_MS, KEEP_MS, mayExpire } from './retention';
 
 // ---- user restrictions ----
 
@@ -99,6 +65,7 @@ export interface Universe {
   placeBans: Map<number, Map<number, Restriction>>; // place id -> user id -> restriction
   logs: LogRec[]; // oldest first
   idem: Map<string, IdemRec>;
+  snapshots: Snapshot[]; // oldest first
 }
 
 // ---- assets ----
@@ -166,6 +133,9 @@ type DsFact = {
 export type Fact =
   | DsFact
   | { t: 'drop'; u: number; store: string; scope: string; key: string; seqs: number[] }
+  | { t: 'dstate'; u: number; store: string; deletedAt?: number }
+  | { t: 'purge'; u: number; store: string }
+  | { t: 'snapshot'; u: number; snap: Snapshot }
   | { t: 'ban'; u: number; place?: number; user: number; r: Restriction }
   | { t: 'log'; u: number; log: LogRec }
   | { t: 'idem'; u: number; key: string; rec: IdemRec }
@@ -260,16 +230,26 @@ export class Store {
     if (written.length) this.expire(written);
   }
 
-  /** Applies retention to every key (periodically, and when the clock moves). */
+  /** Applies retention to every key and purges deleted data stores due (periodically, and when the clock moves). */
   sweep(): void {
     const now = this.clock.now();
     const drops: Fact[] = [];
+    for (const u of this.universes.values())
+      for (const store of u.stores.values())
+        if (purgeDue(store, now)) this.commitQuietly([{ t: 'purge', u: u.id, store: store.name }]);
     for (const [u, store, scope, entry] of this.entries()) {
       if (!mayExpire(entry.versions)) continue;
-      const seqs = expiredVersions(entry.versions, now);
+      const seqs = expiredVersions(entry.versions, now, snapshotSeqs(u));
       if (seqs.length) drops.push({ t: 'drop', u: u.id, store: store.name, scope, key: entry.key, seqs });
     }
     for (let i = 0; i < drops.length; i += DROPS_PER_LINE) this.commitQuietly(drops.slice(i, i + DROPS_PER_LINE));
+  }
+
+  /** A data store, deleted or not; one whose deletion has run its course is purged here, if sweep() has not yet. */
+  dataStore(u: number, name: string): StoreRec | undefined {
+    const store = this.universes.get(u)?.stores.get(name);
+    if (store && purgeDue(store, this.clock.now())) this.commitQuietly([{ t: 'purge', u, store: name }]);
+    return this.universes.get(u)?.stores.get(name);
   }
 
   /** Compacts the journal when it has grown to twice its compacted size. */
@@ -312,7 +292,16 @@ export class Store {
   universe(id: number): Universe {
     let u = this.universes.get(id);
     if (!u) {
-      u = { id, storeNames: [], stores: new Map(), bans: new Map(), placeBans: new Map(), logs: [], idem: new Map() };
+      u = {
+        id,
+        storeNames: [],
+        stores: new Map(),
+        bans: new Map(),
+        placeBans: new Map(),
+        logs: [],
+        idem: new Map(),
+        snapshots: [],
+      };
       this.universes.set(id, u);
     }
     return u;
@@ -359,7 +348,7 @@ export class Store {
       const entry = this.entry(f.u, f.store, f.scope, f.key);
       if (!entry || seen.has(entry) || !mayExpire(entry.versions)) continue;
       seen.add(entry);
-      const seqs = expiredVersions(entry.versions, now);
+      const seqs = expiredVersions(entry.versions, now, snapshotSeqs(this.universes.get(f.u)!));
       if (seqs.length) drops.push({ t: 'drop', u: f.u, store: f.store, scope: f.scope, key: f.key, seqs });
     }
     if (drops.length) this.commitQuietly(drops);
@@ -371,6 +360,20 @@ export class Store {
         return this.applyVersion(f);
       case 'drop':
         return this.applyDrop(f);
+      case 'dstate': {
+        const store = this.universes.get(f.u)?.stores.get(f.store);
+        if (store) store.deletedAt = f.deletedAt;
+        return;
+      }
+      case 'purge':
+        return this.applyPurge(f.u, f.store);
+      case 'snapshot': {
+        const snapshots = this.universe(f.u).snapshots;
+        const i = bySeq(snapshots, f.snap.seq, (s) => s.seq);
+        if (snapshots[i]?.seq !== f.snap.seq) snapshots.splice(i, 0, f.snap);
+        this.seq = Math.max(this.seq, f.snap.seq);
+        return;
+      }
       case 'ban': {
         const u = this.universe(f.u);
         if (f.place === undefined) u.bans.set(f.user, f.r);
@@ -477,6 +480,16 @@ export class Store {
     const u = this.universes.get(f.u)!;
     u.stores.delete(f.store);
     u.storeNames.splice(lowerBound(u.storeNames, f.store), 1);
+  }
+
+  private applyPurge(id: number, name: string): void {
+    const u = this.universes.get(id);
+    const store = u?.stores.get(name);
+    if (!u || !store) return;
+    for (const scope of store.scopes.values())
+      for (const entry of scope.entries.values()) for (const v of entry.versions) if (v.hash) this.unref(v.hash);
+    u.stores.delete(name);
+    u.storeNames.splice(lowerBound(u.storeNames, name), 1);
   }
 
   private unref(hash: string): void {
@@ -612,13 +625,19 @@ export class Store {
             }
           }
         }
+        const deletedAt = store.deletedAt;
+        if (deletedAt !== undefined) yield line({ t: 'dstate', u: u.id, store: store.name, deletedAt });
       }
+      const now = this.clock.now();
+      // The latest snapshot (its time is reported), and those that may still hold versions.
+      const last = u.snapshots[u.snapshots.length - 1];
+      for (const snap of u.snapshots)
+        if (snap === last || now - snap.at < KEEP_MS + 2 * HOUR_MS) yield line({ t: 'snapshot', u: u.id, snap });
       for (const [user, r] of u.bans) yield line({ t: 'ban', u: u.id, user, r });
       for (const [place, bans] of u.placeBans) {
         for (const [user, r] of bans) yield line({ t: 'ban', u: u.id, place, user, r });
       }
       for (const log of u.logs) yield line({ t: 'log', u: u.id, log });
-      const now = this.clock.now();
       for (const [key, rec] of u.idem) if (now - rec.at < IDEMPOTENCY_MS) yield line({ t: 'idem', u: u.id, key, rec });
     }
     for (const { versions, ...meta } of this.assets.values()) {
@@ -642,47 +661,8 @@ function encode(f: Fact): unknown {
     : { ...rest, size: undefined, value: value!.toString('base64') };
 }
 
-/** Index of the first item whose sequence number is >= seq. */
-function bySeq<T>(list: T[], seq: number, of: (item: T) => number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (of(list[mid]) < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+/** Whether a deleted data store's 30 days have run out. */
+const purgeDue = (store: StoreRec, now: number): boolean =>
+  store.deletedAt !== undefined && now - store.deletedAt >= KEEP_MS;
 
-function insertSorted(list: string[], item: string): void {
-  list.splice(lowerBound(list, item), 0, item);
-}
-
-/** Index of the first element >= item. */
-export function lowerBound(list: string[], item: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid] < item) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// Version ids look like the service's: <key created ticks>.<sequence>.<version ticks>.01, hex, where ticks are
-// .NET ticks (100 ns since year 1). The sequence is global and increasing, so ids are unique and, within a key,
-// sort in write order.
-const TICKS_AT_EPOCH = 621355968000000000n;
-const hexTicks = (ms: number): string =>
-  (BigInt(ms) * 10000n + TICKS_AT_EPOCH).toString(16).toUpperCase().padStart(16, '0');
-export const VERSION_ID = /^[0-9A-F]{16}\.([0-9A-F]{10})\.[0-9A-F]{16}\.[0-9A-F]{2}$/;
-
-function versionId(createdAt: number, seq: number, at: number): string {
-  return `${hexTicks(createdAt)}.${seq.toString(16).toUpperCase().padStart(10, '0')}.${hexTicks(at)}.01`;
-}
-
-/** .NET style time as in the entry headers: 2022-02-02T23:30:06.5388000+00:00. */
-function dotnetTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 23)}0000+00:00`;
-}
+const snapshotSeqs = (u: Universe): number[] => u.snapshots.map((s) => s.seq);

@@ -35,9 +35,12 @@ export class Tokens {
     const dot = token.indexOf('.');
     if (dot < 0 || token.length > 4096) return undefined;
     const body = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const mac = token.slice(dot + 1);
+    const given = Buffer.from(mac, 'base64url');
     const expected = this.mac(kind, binding, body);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    // Decoding skips stray characters, so the MAC must also read back as it was written.
+    if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== mac)
+      return undefined;
     try {
       return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
