@@ -1,6 +1,7 @@
-// The client: one transport shared by the three groups of calls.
+// The client: one transport shared by every group of calls.
 import { AssetsApi } from './assets';
 import { DataStoresApi } from './datastores';
+import { DataStoresV2Api } from './datastoresV2';
 import { Transport, type RateLimit, type TransportOptions } from './http';
 import { RestrictionsApi } from './restrictions';
 
@@ -9,6 +10,8 @@ export type ClientOptions = TransportOptions;
 export class OpenApiClient {
   readonly restrictions: RestrictionsApi;
   readonly datastores: DataStoresApi;
+  /** The same data stores through cloud v2. */
+  readonly datastoresV2: DataStoresV2Api;
   readonly assets: AssetsApi;
   private readonly http: Transport;
 
@@ -16,6 +19,7 @@ export class OpenApiClient {
     this.http = new Transport(options);
     this.restrictions = new RestrictionsApi(this.http);
     this.datastores = new DataStoresApi(this.http);
+    this.datastoresV2 = new DataStoresV2Api(this.http);
     this.assets = new AssetsApi(this.http);
   }
 

@@ -53,6 +53,18 @@ export const notFoundAs =
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
 }
+/** Create of an entry that already exists: cloud v2 answers 400, so this keeps that status and code. */
+export class AlreadyExistsError extends ConflictError {
+  override name = 'AlreadyExistsError';
+}
+/** A call the API version in use cannot make (a snapshot through v1); thrown before anything is sent. */
+export class UnsupportedError extends ApiError {
+  override name = 'UnsupportedError';
+}
+/** A name cloud v2 cannot carry in a path (a key with `/`): the call must go through v1. */
+export class NeedsV1Error extends UnsupportedError {
+  override name = 'NeedsV1Error';
+}
 export class RateLimitedError extends ApiError {
   override name = 'RateLimitedError';
 }

@@ -1,10 +1,12 @@
-// The typed client of the Open API: restrictions (cloud v2), standard data stores (v1) and assets (v1).
+// The typed client of the Open API: restrictions (cloud v2), standard data stores (v1 and cloud v2) and assets (v1).
 export { OpenApiClient, type ClientOptions } from './client';
 export {
+  AlreadyExistsError,
   ApiError,
   AuthError,
   ConflictError,
   InvalidArgumentError,
+  NeedsV1Error,
   NetworkError,
   NotFoundError,
   notFoundAs,
@@ -17,6 +19,7 @@ export {
   ResponseTooLargeError,
   ServerError,
   TimeoutError,
+  UnsupportedError,
 } from './errors';
 export {
   exportDataStore,
@@ -57,6 +60,29 @@ export type {
   ListEntryVersionsArgs,
   SetEntryArgs,
 } from './datastores';
+export type {
+  CreateEntryArgs,
+  DataStoresV2Api,
+  DataStoreSummary,
+  EntryContent,
+  EntryMetadataV2Input,
+  EntryRevision,
+  IncrementEntryV2Args,
+  ListDataStoresV2Args,
+  ListEntriesV2Args,
+  ListRevisionsArgs,
+  Snapshot,
+  StoreArgs,
+  UpdateEntryArgs,
+} from './datastoresV2';
+export {
+  entryService,
+  V1EntryService,
+  V2EntryService,
+  type ApiVersion,
+  type EntryService,
+  type ListStoresOptions,
+} from './entryService';
 export { MAX_BODY_BYTES, type CallOptions, type LogEvent, type RateLimit, type RetryOptions } from './http';
 export { MAX_ENTRY_BYTES } from './datastores';
 export type { Page, PagePromise } from './paging';

@@ -12,7 +12,7 @@ z.config(en());
 export type Schema = z.ZodMiniType;
 
 /** zod's preprocess: `fn` runs on the input before `schema` checks it. */
-function preprocess<S extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: S) {
+export function preprocess<S extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: S) {
   return z.pipe(z.transform(fn), schema);
 }
 
@@ -27,13 +27,13 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 const idString = () => preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
 
 /** A page token: "", null and absent all mean the last page. */
-const pageToken = () =>
+export const pageToken = () =>
   z.pipe(
     z.nullish(z.string()),
     z.transform((v) => v || undefined),
   );
 
-const optionalString = () =>
+export const optionalString = () =>
   z.pipe(
     z.nullish(z.string()),
     z.transform((v) => v ?? undefined),
