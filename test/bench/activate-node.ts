@@ -16,10 +16,12 @@ function vscodeStub(): unknown {
   const cache = new Map<PropertyKey, unknown>();
   const any: object = new Proxy(function () {}, {
     get: (_t, key) => {
+      if (key === Symbol.toPrimitive) return () => ''; // a stand-in shown in text (a status bar label) reads as ''
       if (key === 'then' || typeof key === 'symbol') return undefined;
       if (!cache.has(key)) cache.set(key, key === 'dispose' ? () => undefined : any);
       return cache.get(key);
     },
+    set: () => true, // an assignment (a status bar item's name) is taken and forgotten
     apply: () => any,
     construct: () => any,
   });

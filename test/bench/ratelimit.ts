@@ -36,7 +36,7 @@ main(async () => {
       const started = performance.now();
       const result = await exportDataStore(client, { universeId: U, datastoreName: STORE, file, resume: false });
       const ms = performance.now() - started;
-      const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+      const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length - 1; // after the header line
       const seen = ((await (await fetch(`${emu.url}/_emulator/requests`)).json()) as { requests: { status: number }[] })
         .requests;
       const limited = seen.filter((r) => r.status === 429).length;
