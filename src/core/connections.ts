@@ -15,6 +15,11 @@ export interface Connection {
   baseUrl: string;
   entryHeaderPrefix: string;
   universes: UniverseRef[];
+  /**
+   * The data stores API it speaks: cloud v2 (the service's stable one: snapshots, store delete and undelete, reads
+   * at a time in one request) or v1 (legacy). Absent: v1, as connections made before v2 was offered.
+   */
+  datastoresApi?: 'v1' | 'v2';
   /** The built-in sandbox: not persisted, shown while it runs. */
   sandbox?: boolean;
   /** More lines for the tooltip (the sandbox's address and key). */

@@ -59,6 +59,25 @@ export async function askPrefix(ui: Ui, value = 'platform'): Promise<string> {
   return required(prefix).trim().toLowerCase();
 }
 
+/** The data stores API of a connection: cloud v2 unless the user picks v1. */
+export async function askDataStoresApi(ui: Ui, value: 'v1' | 'v2' = 'v2'): Promise<'v1' | 'v2'> {
+  const items = [
+    {
+      label: t`Cloud v2`,
+      description: t`the service's stable API: snapshots, store delete and undelete, reads at a time`,
+      api: 'v2' as const,
+    },
+    { label: t`v1 (legacy)`, description: t`the older data stores API`, api: 'v1' as const },
+  ];
+  const picked = required(
+    await ui.pick(
+      items.map((i) => ({ ...i, picked: i.api === value })),
+      { title: t`Data stores API`, placeHolder: t`Which data stores API this connection speaks` },
+    ),
+  );
+  return picked.api;
+}
+
 export async function askUniverses(ui: Ui, value: readonly UniverseEntry[] = []): Promise<UniverseEntry[]> {
   const text = await ui.input({
     title: t`Universes`,

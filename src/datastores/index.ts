@@ -16,6 +16,7 @@ import { compareWithTime } from './commands/compareWithTime';
 import type { DataStoresCommand } from './commands/context';
 import { copyKey } from './commands/copyKey';
 import { copyVersion } from './commands/copyVersion';
+import { deleteDataStore, hideDeletedStores, showDeletedStores, undeleteDataStore } from './commands/deleteDataStore';
 import { deleteEntry } from './commands/deleteEntry';
 import { editMetadata } from './commands/editMetadata';
 import { exportDataStore } from './commands/exportDataStore';
@@ -27,9 +28,11 @@ import { importDataStore } from './commands/importDataStore';
 import { incrementEntry } from './commands/incrementEntry';
 import { newEntry } from './commands/newEntry';
 import { closeAtTime, openAtTime } from './commands/openAtTime';
+import { openEntryAtTime } from './commands/openEntryAtTime';
 import { restoreToTime } from './commands/restoreToTime';
 import { restoreVersion } from './commands/restoreVersion';
 import { saveEntry } from './commands/saveEntry';
+import { takeSnapshot } from './commands/snapshot';
 import { undoRestore } from './commands/undoRestore';
 import { EntryDocuments } from './documents';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
@@ -56,6 +59,12 @@ const commands: readonly DataStoresCommand[] = [
   importDataStore,
   openAtTime,
   closeAtTime,
+  openEntryAtTime,
+  takeSnapshot,
+  deleteDataStore,
+  undeleteDataStore,
+  showDeletedStores,
+  hideDeletedStores,
   compareWithTime,
   compareStores,
   fieldHistory,

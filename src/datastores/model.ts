@@ -25,8 +25,11 @@ import {
   type CompareSide,
   type CompareSummary,
   type CopyPlanSummary,
-  type DataStore,
+  entryService,
+  type ApiVersion,
+  type DataStoreSummary,
   type Entry,
+  type EntryService,
   type EntryKey,
   type EntryVersion,
   type ExportCounts,
@@ -45,6 +48,7 @@ import {
   type RestorePlanSummary,
   type RestoreRate,
   type RestoreResult,
+  type Snapshot,
   type StoresComparison,
   type StoresCounts,
   type StoresSummary,
@@ -95,6 +99,9 @@ export interface EntryChange {
 /** What is known of a listed key: the service lists deleted keys too until they are purged. */
 export type KeyState = 'live' | 'deleted';
 
+/** Where the last snapshot time of each universe is kept. */
+const SNAPSHOTS_KEY = 'universeExplorer.snapshots';
+
 /** Keys checked at once when a page of keys is listed, to mark the deleted ones. */
 const PROBES_IN_FLIGHT = 4;
 
@@ -135,10 +142,11 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly filters = new Map<string, StoreFilter>();
   private readonly keyStates = new Map<string, KeyState>();
   private readonly moments = new Map<string, Date>();
+  private readonly storesWithDeleted = new Set<string>();
 
   constructor(
     private readonly connections: Connections,
-    workspaceState: vscode.Memento,
+    private readonly workspaceState: vscode.Memento,
   ) {
     this.documents = new OpenEntries(workspaceState);
   }
@@ -163,13 +171,59 @@ export class DataStoresModel implements vscode.Disposable {
     this.storeChanged.fire(store);
   }
 
-  async listStores(u: UniverseRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<DataStore>> {
-    const client = await this.client(u);
+  /** The stores under the universe's prefix, with their state; deleted ones only while they are shown. */
+  async listStores(u: UniverseRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<DataStoreSummary>> {
+    const service = await this.service(u);
     const prefix = this.storesPrefix(u);
-    return client.datastores.listDataStores(
-      { universeId: u.universeId, prefix: prefix || undefined, limit: settings().pageSize, cursor },
+    return service.listStores(
+      u.universeId,
+      { prefix: prefix || undefined, showDeleted: this.deletedShown(u), limit: settings().pageSize, cursor },
       { signal },
     );
+  }
+
+  /** Whether the universe's deleted stores are listed (cloud v2 keeps them 30 days). */
+  deletedShown(u: UniverseRef): boolean {
+    return this.storesWithDeleted.has(universeKey(u));
+  }
+
+  setDeletedShown(u: UniverseRef, shown: boolean): void {
+    if (shown) this.storesWithDeleted.add(universeKey(u));
+    else this.storesWithDeleted.delete(universeKey(u));
+    this.storesChanged.fire(u);
+  }
+
+  /** The data stores API the universe's connection speaks. */
+  apiVersion(u: UniverseRef): ApiVersion {
+    return this.connections.get(u.connectionId)?.datastoresApi ?? 'v1';
+  }
+
+  /** When the universe's last snapshot was taken, as far as this machine has seen (ISO); undefined if never. */
+  lastSnapshot(u: UniverseRef): string | undefined {
+    return this.workspaceState.get<Record<string, string>>(SNAPSHOTS_KEY, {})[universeKey(u)];
+  }
+
+  /** Takes a snapshot (at most one a UTC day: a later call answers the earlier one) and remembers its time. */
+  async snapshot(u: UniverseRef, signal: AbortSignal): Promise<Snapshot> {
+    const taken = await (await this.service(u)).snapshot(u.universeId, { signal });
+    const all = this.workspaceState.get<Record<string, string>>(SNAPSHOTS_KEY, {});
+    await this.workspaceState.update(SNAPSHOTS_KEY, { ...all, [universeKey(u)]: taken.latestSnapshotTime });
+    this.storesChanged.fire(u);
+    return taken;
+  }
+
+  /** Deletes the store (cloud v2): its entries are unreachable, and it can be undeleted for 30 days. */
+  async deleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
+    const deleted = await (await this.service(store)).deleteStore(store.universeId, store.datastoreName, { signal });
+    this.storesChanged.fire(store);
+    return deleted;
+  }
+
+  async undeleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
+    const service = await this.service(store);
+    const undeleted = await service.undeleteStore(store.universeId, store.datastoreName, { signal });
+    this.storesChanged.fire(store);
+    return undeleted;
   }
 
   /** A page of keys under the store's filter; the keys not known yet are then checked for deletion. */
@@ -297,6 +351,11 @@ export class DataStoresModel implements vscode.Disposable {
       { signal },
     );
     return page.items[0];
+  }
+
+  /** The entry as it was at `time` (cloud v2: one request; v1: two); undefined when it had no value then. */
+  async entryAt(a: EntryAddress, time: Date, signal: AbortSignal): Promise<Entry | undefined> {
+    return (await this.service(a)).entryAt(a, time, { signal });
   }
 
   /** The entry's newest versions (deletions included), newest first, at most `limit`. */
@@ -714,6 +773,10 @@ export class DataStoresModel implements vscode.Disposable {
       },
       { signal },
     );
+  }
+
+  private async service(u: UniverseRef): Promise<EntryService> {
+    return entryService(await this.client(u), this.apiVersion(u));
   }
 
   private client(u: UniverseRef): Promise<OpenApiClient> {

@@ -3,7 +3,7 @@ import vscode = require('vscode');
 import {
   notFoundAs,
   type CompareStatus,
-  type DataStore,
+  type DataStoreSummary,
   type EntryKey,
   type EntryVersion,
   type KeyComparison,
@@ -21,7 +21,7 @@ import { entryUri, versionTime, versionUri } from './uris';
 
 export class DataStoresGroupNode implements PagedNode {
   readonly id: string;
-  readonly pager: Pager<DataStore>;
+  readonly pager: Pager<DataStoreSummary>;
 
   constructor(
     readonly model: DataStoresModel,
@@ -41,10 +41,17 @@ export class DataStoresGroupNode implements PagedNode {
 
   item(): vscode.TreeItem {
     const prefix = this.model.storesPrefix(this.ref);
+    const deleted = this.model.deletedShown(this.ref);
+    const snapshot = this.model.lastSnapshot(this.ref);
     const item = new vscode.TreeItem(t`Data Stores`, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = prefix ? t`prefix "${prefix}"` : undefined;
+    item.description =
+      [prefix ? t`prefix "${prefix}"` : '', deleted ? t`deleted shown` : ''].filter(Boolean).join(' · ') || undefined;
+    item.tooltip = [
+      this.model.apiVersion(this.ref) === 'v2' ? t`Data stores through cloud v2` : t`Data stores through v1 (legacy)`,
+      snapshot ? t`Last snapshot: ${localAndUtc(snapshot)}` : t`No snapshot taken from this machine`,
+    ].join('\n');
     item.iconPath = new vscode.ThemeIcon('database');
-    item.contextValue = 'dataStores';
+    item.contextValue = deleted ? 'dataStores.deletedShown' : 'dataStores';
     return item;
   }
 
@@ -64,7 +71,7 @@ export class DataStoreNode implements PagedNode {
   constructor(
     readonly model: DataStoresModel,
     readonly parent: DataStoresGroupNode,
-    readonly store: DataStore,
+    readonly store: DataStoreSummary,
   ) {
     this.id = `${parent.id}/${encodeURIComponent(store.name)}`;
     this.pager = new Pager((cursor, signal) => model.listKeys(this.ref, cursor, signal));
@@ -83,7 +90,13 @@ export class DataStoreNode implements PagedNode {
     return this.model.filter(this.ref).scope;
   }
 
+  /** Deleted through cloud v2 and not purged yet: its entries cannot be reached until it is undeleted. */
+  get deleted(): boolean {
+    return this.store.state === 'deleted';
+  }
+
   item(): vscode.TreeItem {
+    if (this.deleted) return this.deletedItem();
     const { scope, prefix } = this.model.filter(this.ref);
     const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.Collapsed);
     // Short, so the default side bar's width shows it whole; the tooltip says it in words.
@@ -110,6 +123,21 @@ export class DataStoreNode implements PagedNode {
   }
 
   private shownAt: StoreAtTimeNode | undefined;
+
+  private deletedItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.None);
+    const purged = this.store.expireTime;
+    item.description = purged ? t`deleted · purged ${localTime(purged)}` : t`deleted`;
+    item.tooltip = [
+      t`${this.store.name} is deleted: its entries cannot be read or written.`,
+      purged
+        ? t`Undelete it before ${localAndUtc(purged)}; then it is purged for good.`
+        : t`Undelete it within 30 days of its deletion.`,
+    ].join('\n');
+    item.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
+    item.contextValue = this.readOnly ? 'dataStore.deleted.readOnly' : 'dataStore.deleted';
+    return item;
+  }
 
   async children(): Promise<TreeNode[]> {
     const keys = await pagedChildren(this, this.pager, (k) => new EntryNode(this.model, this, k));

@@ -111,6 +111,7 @@ export class Sandbox implements vscode.Disposable {
         baseUrl: url,
         entryHeaderPrefix: 'platform',
         universes: [demoUniverse],
+        datastoresApi: 'v2',
         sandbox: true,
         details: [t`Address: ${url}`, t`API key: ${apiKey}`, t`Data: ${this.dataDir}`].join('\n'),
       };

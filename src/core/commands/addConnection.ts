@@ -14,7 +14,11 @@ export const addConnection: CoreCommand = {
     const apiKey = await askApiKey(ctx.ui);
     const entryHeaderPrefix = await askPrefix(ctx.ui);
     const universes = await askUniverses(ctx.ui);
-    const connection = await ctx.connections.add({ name, baseUrl, entryHeaderPrefix, universes }, apiKey);
+    // New connections speak cloud v2 data stores; Edit Connection can switch one to v1.
+    const connection = await ctx.connections.add(
+      { name, baseUrl, entryHeaderPrefix, universes, datastoresApi: 'v2' },
+      apiKey,
+    );
     ctx.log.info(`Added connection "${name}" (${baseUrl})`);
     stepDone('connectionAdded');
     return connection;

@@ -5,6 +5,7 @@ import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { count, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
 import type { DataStoresCommand } from './context';
+import { offerSnapshot } from './snapshot';
 import { writableStore } from './nodes';
 
 const modes = (): (vscode.QuickPickItem & { mode: ImportMode })[] => [
@@ -39,6 +40,7 @@ export const importDataStore: DataStoresCommand = {
         placeHolder: t`Each entry goes to the scope its line names`,
       }),
     );
+    if (!(await offerSnapshot(ctx, store.ref, t`importing ${input} into ${name}`))) return undefined;
     const result = await runBulk(ctx, {
       title: t`Importing ${input} into ${name}`,
       connectionId: store.ref.connectionId,

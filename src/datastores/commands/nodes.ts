@@ -1,5 +1,5 @@
 import { t } from '../../core/text';
-import { allScopes, type StoreFilter } from '../model';
+import { allScopes, type DataStoresModel, type StoreFilter, type UniverseRef } from '../model';
 import {
   DataStoreNode,
   DataStoresGroupNode,
@@ -38,6 +38,14 @@ export function asStoreOrTime(node: unknown): { store: DataStoreNode; time?: Dat
 export function filterText(filter: StoreFilter): string {
   const where = filter.scope === allScopes ? t`all scopes` : t`scope ${filter.scope}`;
   return filter.prefix ? t`${where}, keys starting with "${filter.prefix}"` : where;
+}
+
+/** Throws unless the universe's connection speaks cloud v2 data stores, saying how to switch it. */
+export function requireV2(model: DataStoresModel, u: UniverseRef, what: string): void {
+  if (model.apiVersion(u) === 'v2') return;
+  throw new Error(
+    t`${what} needs the cloud v2 data stores API, and this connection speaks v1; switch it with Edit Connection → Data Stores API`,
+  );
 }
 
 /** Throws for a node of a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */

@@ -14,6 +14,7 @@ import { askMoment } from './moment';
 import { asStoreOrTime, writableStore } from './nodes';
 import { begun, confirmPlan, planActions, planHeader, planLength, runAndShow, whereOf } from './restorePlan';
 import { askSelection, headerSelection } from './selection';
+import { offerSnapshot } from './snapshot';
 
 /** The plan file; one whose restore has begun is continued (`continued`) or another file is chosen. */
 async function askPlanFile(
@@ -101,6 +102,7 @@ export const restoreToTime: DataStoresCommand = {
     const when = localTime(time.getTime(), { seconds: true });
     const selection = await askSelection(ctx, ref, t`Restore ${name} to ${when}`, when);
     const what = t`${name} (${whereOf(headerSelection(selection))})`;
+    if (!(await offerSnapshot(ctx, ref, t`restoring ${what} to ${when}`))) return undefined;
     const { planFile, continued } = await askPlanFile(
       ctx,
       what,

@@ -25,10 +25,15 @@ export class SuiteService {
     return new SuiteService(emulator, new OpenApiClient({ baseUrl: emulator.url, apiKey: key }), key);
   }
 
-  /** Adds the extension's connection to this emulator with the suite's key. */
-  async connect(ctx: TestContext, name: string, universes: { id: number; name?: string }[]): Promise<Connection> {
+  /** Adds the extension's connection to this emulator with the suite's key (v1 data stores unless `api` says). */
+  async connect(
+    ctx: TestContext,
+    name: string,
+    universes: { id: number; name?: string }[],
+    api?: 'v1' | 'v2',
+  ): Promise<Connection> {
     const connection = await ctx.connections.add(
-      { name, baseUrl: this.emulator.url, entryHeaderPrefix: 'platform', universes },
+      { name, baseUrl: this.emulator.url, entryHeaderPrefix: 'platform', universes, datastoresApi: api },
       this.key,
     );
     this.connections.push(connection);
