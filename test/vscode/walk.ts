@@ -517,6 +517,17 @@ async function timemachine(w: Walker): Promise<void> {
   await w.menu(w.row('Settings'), 'Restore to Time…');
   await w.moment('15d');
   await w.pick('Every Key');
+  // The sandbox speaks cloud v2: a snapshot is offered first (unless one was taken today).
+  const offer = w.wb.dialog('Take a snapshot');
+  if (
+    await offer.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    await w.shot('snapshot-offered');
+    await offer.getByRole('button', { name: 'Take Snapshot' }).click();
+  }
   await acceptSaveDialog(w);
   const dryRun = w.wb.dialog('Restore Settings');
   await dryRun.waitFor({ timeout: 30_000 });
@@ -569,6 +580,44 @@ async function openat(w: Walker): Promise<void> {
   await w.shot('closed');
 }
 
+/** Cloud v2 in the sandbox: a snapshot, a store deleted by its typed name and undeleted, an entry at a time. */
+async function v2(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.sandboxStores();
+  await w.menu(w.row('Data Stores'), 'Take Snapshot');
+  await page.locator('.notification-toast', { hasText: 'napshot' }).first().waitFor({ timeout: 20_000 });
+  await w.pause(800); // the toast slides in
+  await w.shot('snapshot-taken');
+  await w.palette('Notifications: Clear All Notifications');
+
+  await w.menu(w.row('Leaderboard'), 'Delete Data Store…');
+  await w.pause(400);
+  await w.shot('delete-asks-name');
+  await w.type('Leaderboard');
+  const deleted = page.locator('.notification-toast', { hasText: 'Deleted data store Leaderboard' });
+  await deleted.waitFor({ timeout: 20_000 });
+  await w.shot('deleted-with-undo');
+  await w.palette('Notifications: Clear All Notifications');
+
+  await w.menu(w.row('Data Stores'), 'Show Deleted Stores');
+  const gone = w.row('Leaderboard');
+  await gone.waitFor({ timeout: 10_000 });
+  await gone.hover();
+  await w.pause(1500);
+  await w.shot('deleted-shown');
+  await gone.getByRole('button', { name: 'Undelete Data Store' }).click();
+  await page.locator('.notification-toast', { hasText: 'Leaderboard is back' }).waitFor({ timeout: 20_000 });
+  await w.shot('undeleted');
+  await w.palette('Notifications: Clear All Notifications');
+  await w.menu(w.row('Data Stores'), 'Hide Deleted Stores');
+
+  await w.wb.expandTreeRow('Settings');
+  await w.menu(w.row('GameConfig'), 'Open at Time…');
+  await w.moment('15d', 'entry-moment');
+  await w.pause(1500);
+  await w.shot('entry-at-time');
+}
+
 /** Two stores compared (Leaderboard against Inventory in the demo universe), then the differences copied. */
 async function stores(w: Walker): Promise<void> {
   const page = w.page;
@@ -602,6 +651,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   daily,
   timemachine,
   openat,
+  v2,
   stores,
 };
 
