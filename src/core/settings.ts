@@ -8,6 +8,8 @@ export interface Settings {
   sandboxAutoStart: boolean;
   sandboxOperationDelayMs: number;
   allowInsecureHttp: boolean;
+  /** The share of each rate window bulk work may spend, leaving the rest to the game's servers. */
+  bulkBudgetShare: number;
 }
 
 /**
@@ -25,5 +27,6 @@ export function settings(): Settings {
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', false),
     sandboxOperationDelayMs: c.get<number>('sandbox.operationDelayMs', 1500),
     allowInsecureHttp: userOnly('allowInsecureHttp', false),
+    bulkBudgetShare: Math.min(1, Math.max(0.05, c.get<number>('bulk.budgetShare', 0.5))),
   };
 }

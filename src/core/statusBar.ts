@@ -17,13 +17,15 @@ export interface BulkJobStatus {
 
 /** What bulk commands tell the status bar. */
 export interface BulkStatus {
-  startJob(title: string, connectionId: string): BulkJobStatus;
+  /** `share`: the part of each rate window the job may spend (universeExplorer.bulk.budgetShare). */
+  startJob(title: string, connectionId: string, share?: number): BulkJobStatus;
 }
 
 interface Job {
   title: string;
   connectionId: string;
   perSecond: number;
+  share?: number;
 }
 
 export const SHOW_STATUS = 'universeExplorer.showStatus';
@@ -56,8 +58,8 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
     this.render();
   }
 
-  startJob(title: string, connectionId: string): BulkJobStatus {
-    const job: Job = { title, connectionId, perSecond: 0 };
+  startJob(title: string, connectionId: string, share?: number): BulkJobStatus {
+    const job: Job = { title, connectionId, perSecond: 0, share };
     this.jobs.add(job);
     // The budget moves with every answer, not only with progress reports.
     this.timer ??= setInterval(() => this.render(), 1000);
@@ -163,14 +165,18 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
   }
 }
 
-/** `120/s · 180 of 300 requests left this window` (the figures the service last sent). */
-export function jobText(job: { perSecond: number }, limit: RateLimit | undefined): string {
+/**
+ * `120/s · 180 of 300 requests left this window · at most 50% of it` (the figures the service last sent, and the
+ * share of each window the job leaves the game's servers the rest of).
+ */
+export function jobText(job: { perSecond: number; share?: number }, limit: RateLimit | undefined): string {
   const parts = [`${job.perSecond.toLocaleString('en-US')}/s`];
   const max = limit?.limit && /^\s*(\d+)/.exec(limit.limit)?.[1];
   if (limit?.remaining !== undefined) {
     const remaining = limit.remaining.toLocaleString('en-US');
     parts.push(max ? t`${remaining} of ${max} requests left this window` : t`${remaining} requests left this window`);
   }
+  if (job.share !== undefined && job.share < 1) parts.push(t`at most ${Math.round(job.share * 100)}% of it`);
   return parts.join(' · ');
 }
 

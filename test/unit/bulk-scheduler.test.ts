@@ -23,9 +23,17 @@ function fixedWindow(limit: number, windowMs: number) {
     }
     count++;
     stats.ok++;
-    figures = { remaining: limit - count, resetSeconds, at: Date.now() };
+    figures = { limit: String(limit), remaining: limit - count, resetSeconds, at: Date.now() };
   }
-  return { call, stats, figures: () => figures };
+  /** Another client of the same limit (a game server): true when it was let through. */
+  function other(): boolean {
+    const now = Date.now();
+    if (now - start >= windowMs) [start, count] = [now, 0];
+    if (count >= limit) return false;
+    count++;
+    return true;
+  }
+  return { call, other, stats, figures: () => figures, window: () => start };
 }
 
 describe('bulk scheduler', () => {
@@ -50,6 +58,38 @@ describe('bulk scheduler', () => {
     const scheduler = new Scheduler({ concurrency: 8, rateLimit: service.figures });
     await Promise.all(Array.from({ length: 18 }, () => scheduler.run(service.call)));
     assert.deepEqual(service.stats, { ok: 18, refused: 0 });
+  });
+
+  it('with a budget share, spends at most that share of each window and leaves the rest to another client', async () => {
+    const limit = 20;
+    const windowMs = 200;
+    const service = fixedWindow(limit, windowMs);
+    const scheduler = new Scheduler({ concurrency: 8, rateLimit: service.figures, budgetShare: 0.5 });
+    const ours = new Map<number, number>();
+    // The game spends nearly its half (9 calls) at a steady pace through each window.
+    let gameRefused = 0;
+    const gameSpent = new Map<number, number>();
+    const game = setInterval(() => {
+      const spent = gameSpent.get(service.window()) ?? 0;
+      if (spent >= limit / 2 - 1) return;
+      if (service.other()) gameSpent.set(service.window(), spent + 1);
+      else gameRefused++;
+    }, windowMs / limit);
+    try {
+      const task = async () => {
+        await service.call();
+        ours.set(service.window(), (ours.get(service.window()) ?? 0) + 1);
+      };
+      await Promise.all(Array.from({ length: 40 }, () => scheduler.run(task)));
+    } finally {
+      clearInterval(game);
+    }
+    assert.equal(gameRefused, 0, 'the game was refused');
+    const perWindow = [...ours.values()];
+    assert.ok(
+      perWindow.every((n) => n <= limit / 2 + 1),
+      `ours per window: ${perWindow.join(', ')}`,
+    );
   });
 
   it('without figures, a 429 pauses and repeats the task instead of failing it', async () => {

@@ -6,6 +6,8 @@ import { Scheduler } from './scheduler';
 export interface BulkOptions<P> extends CallOptions {
   /** Requests in flight at most (default 16). */
   concurrency?: number;
+  /** The share of each rate window's limit the work may spend (default 1: all of it); see SchedulerOptions. */
+  budgetShare?: number;
   /** Called at most every 200 ms while the work runs, and once at the end. */
   onProgress?: (progress: P & { ratePerSecond: number }) => void;
 }
@@ -56,7 +58,7 @@ export interface BulkRun {
  */
 export function startRun(
   client: { readonly rateLimit: RateLimit | undefined },
-  opts: Pick<BulkOptions<never>, 'signal' | 'concurrency'>,
+  opts: Pick<BulkOptions<never>, 'signal' | 'concurrency' | 'budgetShare'>,
 ): BulkRun & { end(): void } {
   const outer = opts.signal;
   const inner = new AbortController();
@@ -66,6 +68,7 @@ export function startRun(
   outer?.addEventListener('abort', abort, { once: true });
   const scheduler = new Scheduler({
     concurrency: opts.concurrency,
+    budgetShare: opts.budgetShare,
     rateLimit: () => client.rateLimit,
     signal: inner.signal,
   });
@@ -82,7 +85,7 @@ export function startRun(
 /** Runs a bulk job in a run of its own (startRun), ended when the job ends. */
 export async function bulkRun<R>(
   client: { readonly rateLimit: RateLimit | undefined },
-  opts: Pick<BulkOptions<never>, 'signal' | 'concurrency'>,
+  opts: Pick<BulkOptions<never>, 'signal' | 'concurrency' | 'budgetShare'>,
   job: (run: BulkRun) => Promise<R>,
 ): Promise<R> {
   const run = startRun(client, opts);

@@ -12,6 +12,17 @@ export interface SchedulerOptions {
   signal?: AbortSignal;
   /** How many 429s one task may meet before it fails with the last one. Default 20. */
   maxRateLimited?: number;
+  /**
+   * The share of each rate window's limit this work may spend (0 < share <= 1; default 1): the service's budget is
+   * shared with the game's own servers, so bulk work leaves them the rest.
+   */
+  budgetShare?: number;
+}
+
+/** The request limit of a window from x-ratelimit-limit (`300` or `300, 300;w=60`); undefined when absent. */
+export function windowLimit(limit: string | undefined): number | undefined {
+  const n = limit === undefined ? NaN : parseInt(limit, 10);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** Pause after a 429 without retry-after: doubled per consecutive 429, capped. */
@@ -39,10 +50,15 @@ export class Scheduler {
   private seenAt?: number;
   private probing = false;
   private started = false;
+  private readonly share: number;
+  /** Requests this work started in the current window. */
+  private spent = 0;
 
   constructor(private readonly opts: SchedulerOptions = {}) {
     this.concurrency = Math.max(1, opts.concurrency ?? 16);
     this.maxRateLimited = opts.maxRateLimited ?? 20;
+    const share = opts.budgetShare ?? 1;
+    this.share = share > 0 && share <= 1 ? share : 1;
     opts.signal?.addEventListener('abort', () => this.wakeAll(), { once: true });
   }
 
@@ -114,6 +130,7 @@ export class Scheduler {
     const probe = this.budget !== undefined && this.budget <= 0;
     this.probing ||= probe;
     if (this.budget !== undefined) this.budget--;
+    this.spent++;
     this.active++;
     return probe;
   }
@@ -153,8 +170,15 @@ export class Scheduler {
     this.seenAt = figures.at;
     const sameWindow = figures.at < this.resetAt && this.remaining !== undefined;
     this.remaining = sameWindow ? Math.min(this.remaining!, figures.remaining) : figures.remaining;
-    if (!sameWindow) this.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
+    if (!sameWindow) {
+      this.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
+      this.spent = this.active; // those in flight count against the new window
+    }
     this.budget = this.remaining - this.active;
+    // With a share, also no more than the share of the window's limit for this work: the rest is the game's.
+    const limit = windowLimit(figures.limit);
+    if (this.share < 1 && limit !== undefined)
+      this.budget = Math.min(this.budget, Math.floor(this.share * limit) - this.spent);
     this.probing = false;
   }
 

@@ -6,6 +6,7 @@ import { isCancel } from '../../core/errors';
 import type { BulkStatus } from '../../core/statusBar';
 import { t } from '../../core/text';
 import type { Ui } from '../../core/ui';
+import { settings } from '../../core/settings';
 
 export const ndjsonFilters = (): Record<string, string[]> => ({
   [t`NDJSON (one entry per line)`]: ['ndjson', 'jsonl'],
@@ -68,7 +69,8 @@ export async function runBulk<C extends object, R>(
   job: BulkJob<C, R>,
 ): Promise<R> {
   let counts = job.start;
-  const shown = status.startJob(job.title, job.connectionId);
+  const budgetShare = settings().bulkBudgetShare;
+  const shown = status.startJob(job.title, job.connectionId, budgetShare);
   try {
     // A job done within half a second shows only its summary.
     return await ui.progress(
@@ -76,6 +78,7 @@ export async function runBulk<C extends object, R>(
       (signal, report) =>
         job.run({
           signal,
+          budgetShare,
           onProgress: (p) => {
             counts = p;
             shown.rate(p.ratePerSecond);

@@ -100,7 +100,7 @@ suite('status bar and row keys', () => {
     }
     const during = [...seen].filter((t) => t.startsWith('$(sync~spin) Exporting Inventory (scope global): '));
     assert.ok(
-      during.some((t) => /: \d+\/s · \d+ of 30 requests left this window$/.test(t)),
+      during.some((t) => /: \d+\/s · \d+ of 30 requests left this window · at most 50% of it$/.test(t)),
       `no status with a rate and budget among: ${[...seen].join(' | ')}`,
     );
     await until('the status bar back on the connection', () => !ctx.status.item.text.includes('Exporting'));
