@@ -57,8 +57,9 @@ describe('NDJSON lines', () => {
       value: 'null',
       attributes: {},
       userIds: [],
-      version: undefined,
+      absent: ['attributes', 'userIds'],
     });
+    assert.equal(parseEntryLine('{"key":"k","value":1,"attributes":{},"userIds":[]}').absent, undefined);
   });
 
   it('readLines gives, in batches, numbers, byte offsets, CRLF-free text and marks an unterminated last line', async () => {

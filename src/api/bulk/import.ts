@@ -2,7 +2,7 @@
 // sets every entry. Failures go to `<file>.failures.ndjson` as they happen, each as its input line with the line
 // number and error in front, so the file can be fixed and imported again. A stopped import says the last line it
 // handled, so the next run can go on from the line after it in the same mode.
-import { PreconditionFailedError } from '../errors';
+import { notFoundAs, PreconditionFailedError } from '../errors';
 import type { OpenApiClient } from '../client';
 import {
   FailureLog,
@@ -90,6 +90,9 @@ async function* linesFrom(batches: AsyncIterable<Line[]>, fromLine: number): Asy
   }
 }
 
+/** Reads and conditioned writes an overwrite keeping an entry's own metadata tries while others change it. */
+const KEEP_ATTEMPTS = 3;
+
 export async function importDataStore(
   client: OpenApiClient,
   args: ImportArgs,
@@ -112,20 +115,48 @@ async function importWith(
     opts.onProgress,
   );
 
-  const set = (entry: EntryLine): Promise<unknown> =>
+  const at = (entry: EntryLine) => ({
+    universeId: args.universeId,
+    datastoreName: args.datastoreName,
+    scope: entry.scope,
+    entryKey: entry.key,
+  });
+  const set = (
+    entry: EntryLine,
+    condition: { matchVersion?: string; exclusiveCreate?: boolean } = {},
+  ): Promise<unknown> =>
     client.datastores.setEntry(
       {
-        universeId: args.universeId,
-        datastoreName: args.datastoreName,
-        scope: entry.scope,
-        entryKey: entry.key,
+        ...at(entry),
         raw: entry.value,
-        exclusiveCreate: args.mode === 'createOnly' || undefined,
+        exclusiveCreate: args.mode === 'createOnly' || condition.exclusiveCreate || undefined,
+        matchVersion: condition.matchVersion,
         attributes: Object.keys(entry.attributes).length ? entry.attributes : undefined,
         userIds: entry.userIds.length ? entry.userIds : undefined,
       },
       { signal },
     );
+
+  /**
+   * Overwrites an entry whose line leaves out its attributes or user ids: a write without them clears them, so the
+   * entry's own are read and sent back, conditioned on the version read (read again if it changes meanwhile).
+   */
+  const overwriteKeeping = async (entry: EntryLine, absent: ('attributes' | 'userIds')[]): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      const current = await scheduler.run(() =>
+        client.datastores.getEntry(at(entry), { signal }).catch(notFoundAs(undefined)),
+      );
+      const kept = { ...entry };
+      if (current && absent.includes('attributes')) kept.attributes = current.attributes;
+      if (current && absent.includes('userIds')) kept.userIds = current.userIds;
+      try {
+        await scheduler.run(() => set(kept, current ? { matchVersion: current.version } : { exclusiveCreate: true }));
+        return;
+      } catch (error) {
+        if (!(error instanceof PreconditionFailedError) || attempt === KEEP_ATTEMPTS) throw error;
+      }
+    }
+  };
 
   const importLine = async (line: Line): Promise<[Line, Outcome]> => {
     if (parseHeaderLine(line.text)) return [line, 'header'];
@@ -136,7 +167,8 @@ async function importWith(
       return [line, { error: (error as Error).message }];
     }
     try {
-      await scheduler.run(() => set(entry));
+      if (args.mode === 'overwrite' && entry.absent) await overwriteKeeping(entry, entry.absent);
+      else await scheduler.run(() => set(entry));
       return [line, 'written'];
     } catch (error) {
       if (isAbort(error)) throw error;

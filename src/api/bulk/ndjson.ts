@@ -20,6 +20,8 @@ export interface EntryLine {
   attributes: Record<string, unknown>;
   userIds: number[];
   version?: string;
+  /** Fields the line leaves out (read as empty above): an import keeps the entry's own for them. */
+  absent?: ('attributes' | 'userIds')[];
 }
 
 /**
@@ -88,7 +90,11 @@ export function parseEntryLine(text: string): EntryLine {
   }
   const value = memberText(text, 'value');
   if (value === undefined) throw new Error('"value" is missing');
-  return { scope, key, value, attributes, userIds, version: typeof version === 'string' ? version : undefined };
+  const line: EntryLine = { scope, key, value, attributes, userIds };
+  if (typeof version === 'string') line.version = version;
+  const absent = (['attributes', 'userIds'] as const).filter((name) => parsed[name] === undefined);
+  if (absent.length) line.absent = absent;
+  return line;
 }
 
 /**

@@ -10,7 +10,11 @@ import { writableStore } from './nodes';
 
 const modes = (): (vscode.QuickPickItem & { mode: ImportMode })[] => [
   { label: t`Create Only`, description: t`skip keys that already exist`, mode: 'createOnly' },
-  { label: t`Overwrite`, description: t`replace values, attributes and user ids of existing keys`, mode: 'overwrite' },
+  {
+    label: t`Overwrite`,
+    description: t`replace existing keys with their lines; a line without attributes or user ids keeps the key's own`,
+    mode: 'overwrite',
+  },
 ];
 
 const counts = (c: ImportCounts): string =>
