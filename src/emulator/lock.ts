@@ -1,6 +1,6 @@
-// The data folder belongs to one emulator at a time: `<data>/emulator.lock`, created with open(..., 'wx') so only one
-// process can make it, holds {"pid"} at once and {"pid","url"} once the emulator listens (written whole to a
-// temporary file and renamed over the lock, so a reader never sees half of it). Decisions:
+// The data folder belongs to one emulator at a time: `<data>/emulator.lock`, linked into place from a file that holds
+// {"pid"} already, so only one process can make it and nobody reads it empty; it holds {"pid","url"} once the emulator
+// listens (written whole to a temporary file and renamed over the lock). Decisions:
 // - A lock whose pid is not a live process (process.kill(pid, 0) fails with ESRCH) is stale and taken over. It is
 //   first renamed aside, so of two emulators taking over the same stale lock only one gets it; a live lock moved aside
 //   by mistake (its owner replaced the stale one in between) is linked back and the folder reported as in use.
@@ -44,17 +44,9 @@ export class FolderLock {
     let unreadable = 0;
     let tookOver: string | undefined; // said once the lock is ours: another emulator may still win it
     for (let attempt = 0; attempt < 100; attempt++) {
-      try {
-        const fd = fs.openSync(file, 'wx');
-        try {
-          fs.writeSync(fd, JSON.stringify({ pid: process.pid } satisfies LockContent));
-        } finally {
-          fs.closeSync(fd);
-        }
+      if (create(file)) {
         if (tookOver) log(tookOver);
         return new FolderLock(file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const holder = read(file);
       if (holder === 'gone') continue;
@@ -103,6 +95,25 @@ export class FolderLock {
 
   release(): void {
     if (this.held()) fs.rmSync(this.file, { force: true });
+  }
+}
+
+/**
+ * Makes the lock with this process's pid already in it, or returns false when there is one: the content is written to
+ * a file of its own and linked to the lock's name, which fails if that exists. A lock opened and then written could
+ * be read empty in between, taken for stale and replaced under its maker, and two emulators would share the folder.
+ */
+function create(file: string): boolean {
+  const tmp = `${file}.${process.pid}.new`;
+  fs.writeFileSync(tmp, JSON.stringify({ pid: process.pid } satisfies LockContent));
+  try {
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
 }
 
