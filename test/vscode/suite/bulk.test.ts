@@ -148,7 +148,12 @@ suite('export and import', () => {
     fs.writeFileSync(input, fs.readFileSync(path.join(dir, 'inventory.ndjson'), 'utf8') + extra.join('\n') + '\n');
     answer()
       .on('openDialog', /^Import into Inventory$/, [vscode.Uri.file(input)])
-      .on('pick', /^Import to-import\.ndjson into Inventory/, 'Create Only');
+      .on('pick', /^Import to-import\.ndjson into Inventory/, 'Create Only')
+      .on(
+        'warn',
+        /^Take a snapshot of universe 123456 before importing to-import\.ndjson into Inventory\?/,
+        'Continue Without',
+      );
     const result = (await vscode.commands.executeCommand('universeExplorer.importDataStore', store)) as ImportResult;
     assert.deepEqual(ui.messages('error'), []);
     assert.deepEqual([result?.written, result?.skipped, result?.failed], [2, INVENTORY_ENTRIES, 1]);

@@ -130,7 +130,8 @@ suite('extension shell', () => {
         children.every((n) => !label(n).startsWith("Couldn't load")),
         children.map(label).join(', '),
       );
-      assert.ok(ctx.log.lines().some((l) => l.includes('GET /datastores/v1/universes/4242/standard-datastores')));
+      // A new connection speaks cloud v2 data stores.
+      assert.ok(ctx.log.lines().some((l) => l.includes('GET /cloud/v2/universes/4242/data-stores')));
 
       const state = JSON.stringify(ctx.extension.globalState.keys().map((k) => ctx.extension.globalState.get(k)));
       assert.ok(!state.includes(secret), 'the key is in globalState');
