@@ -1,10 +1,11 @@
 // Standard data stores (v1): data stores, entries, entry versions.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { NotFoundError, PreconditionFailedError } from './errors';
 import { seg, type CallOptions, type HttpResponse, type RequestSpec, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
-import { entryMetadataFromHeaders, plainKeysPage, plainVersionsPage } from './read';
+import { entryMetadataFromHeaders, isJsonText, plainKeysPage, plainVersionsPage } from './read';
 import {
   EntryVersionSchema,
   ListDataStoresSchema,
@@ -21,6 +22,12 @@ import {
  */
 export interface Entry extends EntryMetadata {
   value: unknown;
+  json: boolean;
+  raw: Buffer;
+}
+
+/** An entry's bytes and metadata, the bytes checked to be JSON but no value built from them. */
+export interface EntryBytes extends EntryMetadata {
   json: boolean;
   raw: Buffer;
 }
@@ -84,6 +91,22 @@ export interface ListEntryVersionsArgs extends EntryArgs {
 /** The most of an entry read: a value is at most 4 MiB, with room for what a service might add. */
 export const MAX_ENTRY_BYTES = 4.5 * 1024 * 1024;
 
+/** A 204 answer to an entry read: the entry is marked as deleted. */
+function notDeleted(res: HttpResponse): void {
+  if (res.status === 204) throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
+}
+
+/** Whether an entry's bytes are JSON: checked without building the value when they are UTF-8, else parsed. */
+function isJson(raw: Buffer): boolean {
+  if (isUtf8(raw) && isJsonText(raw)) return true;
+  try {
+    JSON.parse(raw.toString('utf8')); // text that is not UTF-8 is read with replacement characters, as getEntry does
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** JSON for a header: non-ASCII escaped as \uXXXX so the value stays a valid header and the same JSON. */
 function jsonHeaderValue(value: unknown): string {
   return JSON.stringify(value).replace(
@@ -112,12 +135,16 @@ export class DataStoresApi {
     };
   }
 
-  /** Get Entry, Get Entry Version and Increment answer with the value as the body and metadata in headers. */
-  private async readEntry(spec: RequestSpec): Promise<Entry> {
-    const res = await this.http.request({ ...spec, maxBodyBytes: MAX_ENTRY_BYTES });
-    if (res.status === 204) {
-      throw new NotFoundError('The entry is marked as deleted. (204)', { status: 204 });
-    }
+  /**
+   * Get Entry, Get Entry Version and Increment answer with the value as the body and metadata in headers. `spec`
+   * sets maxBodyBytes to MAX_ENTRY_BYTES. No async frame and no spread: bulk work reads thousands of entries.
+   */
+  private readEntry(spec: RequestSpec): Promise<Entry> {
+    return this.http.request(spec).then((res) => this.entryFrom(res));
+  }
+
+  private entryFrom(res: HttpResponse): Entry {
+    notDeleted(res);
     let value: unknown;
     let json = true;
     try {
@@ -125,7 +152,18 @@ export class DataStoresApi {
     } catch {
       json = false;
     }
-    return { value, json, raw: res.body, ...entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix) };
+    const m = entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix);
+    return {
+      value,
+      json,
+      raw: res.body,
+      version: m.version,
+      createdTime: m.createdTime,
+      versionCreatedTime: m.versionCreatedTime,
+      attributes: m.attributes,
+      userIds: m.userIds,
+      contentMd5: m.contentMd5,
+    };
   }
 
   listDataStores(args: ListDataStoresArgs, opts: CallOptions = {}): PagePromise<DataStore> {
@@ -180,14 +218,52 @@ export class DataStoresApi {
     );
   }
 
-  async getEntry(args: EntryArgs, opts: CallOptions = {}): Promise<Entry> {
-    return this.readEntry({
+  getEntry(args: EntryArgs, opts: CallOptions = {}): Promise<Entry> {
+    let spec: RequestSpec;
+    try {
+      spec = this.getEntrySpec(args, opts);
+    } catch (e) {
+      return Promise.reject(e as Error); // a universe id that is not valid Unicode, as a rejection like every error
+    }
+    return this.readEntry(spec);
+  }
+
+  /**
+   * Get Entry without building the value: its bytes, whether they are JSON, and its metadata. For bulk work that
+   * passes the bytes on as they are (an export writes them into its lines).
+   */
+  getEntryBytes(args: EntryArgs, opts: CallOptions = {}): Promise<EntryBytes> {
+    let spec: RequestSpec;
+    try {
+      spec = this.getEntrySpec(args, opts);
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    return this.http.request(spec).then((res) => {
+      notDeleted(res);
+      const m = entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix);
+      return {
+        json: isJson(res.body),
+        raw: res.body,
+        version: m.version,
+        createdTime: m.createdTime,
+        versionCreatedTime: m.versionCreatedTime,
+        attributes: m.attributes,
+        userIds: m.userIds,
+        contentMd5: m.contentMd5,
+      };
+    });
+  }
+
+  private getEntrySpec(args: EntryArgs, opts: CallOptions): RequestSpec {
+    return {
       method: 'GET',
       path: this.path(args.universeId, '/datastore/entries/entry'),
-      query: this.entryQuery(args),
+      query: { datastoreName: args.datastoreName, entryKey: args.entryKey, scope: args.scope },
       retry: 'idempotent',
+      maxBodyBytes: MAX_ENTRY_BYTES,
       signal: opts.signal,
-    });
+    };
   }
 
   /**
@@ -269,6 +345,7 @@ export class DataStoresApi {
       headers: this.metadataHeaders(args),
       body: Buffer.alloc(0),
       retry: 'never',
+      maxBodyBytes: MAX_ENTRY_BYTES,
       signal: opts.signal,
     });
   }
@@ -284,6 +361,7 @@ export class DataStoresApi {
         versionId: args.versionId,
       },
       retry: 'idempotent',
+      maxBodyBytes: MAX_ENTRY_BYTES,
       signal: opts.signal,
     });
   }

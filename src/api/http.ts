@@ -389,10 +389,25 @@ export class Transport {
     } catch (e) {
       return Promise.reject(e as Error);
     }
-    // The first attempt without an async frame: most calls end with it.
-    return this.once(spec, path, 1).then(
-      (res) => (res.status >= 200 && res.status < 300 ? res : this.retried(spec, path, res, undefined)),
-      (e: unknown) => this.retried(spec, path, undefined, e),
+    if (typeof spec.body === 'function') {
+      return this.onceStreamed(spec, path, 1).then(
+        (res) => (res.status >= 200 && res.status < 300 ? res : this.retried(spec, path, res, undefined)),
+        (e: unknown) => this.retried(spec, path, undefined, e),
+      );
+    }
+    // The first attempt in one step and without an async frame: most calls end with it.
+    const started = this.logHook ? Date.now() : 0;
+    return this.dispatch(spec, path, undefined).then(
+      (answer) => {
+        let res: HttpResponse;
+        try {
+          res = this.answered(answer, spec, 1, started);
+        } catch (e) {
+          return this.retried(spec, path, undefined, e);
+        }
+        return res.status >= 200 && res.status < 300 ? res : this.retried(spec, path, res, undefined);
+      },
+      (e: unknown) => this.retried(spec, path, undefined, this.failed(e, spec, 1, started)),
     );
   }
 
@@ -479,6 +494,16 @@ export class Transport {
     streamBody: StreamBody | undefined,
   ): Promise<HttpResponse> {
     const started = this.logHook ? Date.now() : 0;
+    return this.dispatch(spec, path, streamBody).then(
+      (res) => this.answered(res, spec, attempt, started),
+      (e: unknown) => {
+        throw this.failed(e, spec, attempt, started);
+      },
+    );
+  }
+
+  /** Sends one attempt; its answer as it came, or undici's error. */
+  private dispatch(spec: RequestSpec, path: string, streamBody: StreamBody | undefined): Promise<HttpResponse> {
     return exchange(
       this.agent,
       {
@@ -499,20 +524,18 @@ export class Transport {
         deadlineAfterSend: streamBody !== undefined,
         maxBodyBytes: spec.maxBodyBytes ?? MAX_BODY_BYTES,
       },
-    ).then(
-      (res) => {
-        try {
-          this.readRateLimit(res.headers);
-          if (this.logHook) this.log(spec, attempt, started, { status: res.status });
-          return res;
-        } catch (e) {
-          throw this.failed(e, spec, attempt, started);
-        }
-      },
-      (e: unknown) => {
-        throw this.failed(e, spec, attempt, started);
-      },
     );
+  }
+
+  /** An answer: its rate-limit figures read and logged; a failure to do so as a typed error. */
+  private answered(res: HttpResponse, spec: RequestSpec, attempt: number, started: number): HttpResponse {
+    try {
+      this.readRateLimit(res.headers);
+      if (this.logHook) this.log(spec, attempt, started, { status: res.status });
+      return res;
+    } catch (e) {
+      throw this.failed(e, spec, attempt, started);
+    }
   }
 
   private failed(e: unknown, spec: RequestSpec, attempt: number, started: number): Error {

@@ -175,3 +175,144 @@ export function entryMetadataFromHeaders(headers: Headers, prefix: string): Entr
     contentMd5: header(headers, 'content-md5'),
   };
 }
+
+// ---- JSON text, checked without building its value ----
+
+const OBJECT = 1;
+const ARRAY = 2;
+/** The containers open where isJsonText is, innermost last: one array for every call (it never waits). */
+const containers: number[] = [];
+
+/**
+ * Whether `b` is a JSON text, as JSON.parse of its UTF-8 text would find, without building the value (bulk export
+ * reads thousands of entries and writes their bytes as they are). `b` must be valid UTF-8 (isUtf8): bytes of 0x80 and
+ * up are then parts of characters, which JSON allows in strings only. Any depth: the open containers are counted on
+ * a stack of their own, not on the call stack.
+ */
+export function isJsonText(b: Uint8Array): boolean {
+  try {
+    return jsonText(b, containers);
+  } finally {
+    containers.length = 0; // and its memory given back after a deep value
+  }
+}
+
+function jsonText(b: Uint8Array, open: number[]): boolean {
+  let i = space(b, 0);
+  for (;;) {
+    // A value starts at i.
+    const c = b[i];
+    if (c === 0x7b) {
+      i = space(b, i + 1);
+      if (b[i] === 0x7d) i++;
+      else {
+        open.push(OBJECT);
+        i = member(b, i);
+        if (i < 0) return false;
+        continue;
+      }
+    } else if (c === 0x5b) {
+      i = space(b, i + 1);
+      if (b[i] === 0x5d) i++;
+      else {
+        open.push(ARRAY);
+        continue;
+      }
+    } else if (c === 0x22) i = string(b, i);
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = number(b, i);
+    else if (c === 0x74) i = word(b, i, TRUE);
+    else if (c === 0x66) i = word(b, i, FALSE);
+    else if (c === 0x6e) i = word(b, i, NULL);
+    else return false;
+    if (i < 0) return false;
+    // After a value: the containers it closes, then the next value's comma, or the end.
+    for (;;) {
+      i = space(b, i);
+      if (open.length === 0) return i === b.length;
+      const inside = open[open.length - 1];
+      const d = b[i];
+      if (d === 0x2c) {
+        i = space(b, i + 1);
+        if (inside === OBJECT) i = member(b, i);
+        break;
+      }
+      if (d !== (inside === OBJECT ? 0x7d : 0x5d)) return false;
+      open.pop();
+      i++;
+    }
+    if (i < 0) return false;
+  }
+}
+
+const TRUE = [0x74, 0x72, 0x75, 0x65];
+const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
+const NULL = [0x6e, 0x75, 0x6c, 0x6c];
+
+function space(b: Uint8Array, i: number): number {
+  for (let c = b[i]; c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = b[++i]);
+  return i;
+}
+
+/** A member's name and colon from i; the index of its value, or -1. */
+function member(b: Uint8Array, i: number): number {
+  if (b[i] !== 0x22) return -1;
+  i = string(b, i);
+  if (i < 0) return -1;
+  i = space(b, i);
+  return b[i] === 0x3a ? space(b, i + 1) : -1;
+}
+
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+/** A string from its opening quote at i; the index after its closing quote, or -1. */
+function string(b: Uint8Array, i: number): number {
+  for (i++; ;) {
+    const c = b[i];
+    if (c === 0x22) return i + 1;
+    if (c === 0x5c) {
+      const e = b[i + 1];
+      if (e === 0x75) {
+        if (!(isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5]))) return -1;
+        i += 6;
+      } else if (
+        e === 0x22 ||
+        e === 0x5c ||
+        e === 0x2f ||
+        e === 0x62 ||
+        e === 0x66 ||
+        e === 0x6e ||
+        e === 0x72 ||
+        e === 0x74
+      ) {
+        i += 2;
+      } else return -1;
+    } else if (c === undefined || c < 0x20) return -1;
+    else i++;
+  }
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/** A number from i: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?; the index after it, or -1. */
+function number(b: Uint8Array, i: number): number {
+  if (b[i] === 0x2d) i++;
+  if (b[i] === 0x30) i++;
+  else if (isDigit(b[i])) while (isDigit(b[++i]));
+  else return -1;
+  if (b[i] === 0x2e) {
+    if (!isDigit(b[++i])) return -1;
+    while (isDigit(b[++i]));
+  }
+  if (b[i] === 0x65 || b[i] === 0x45) {
+    i++;
+    if (b[i] === 0x2b || b[i] === 0x2d) i++;
+    if (!isDigit(b[i])) return -1;
+    while (isDigit(b[++i]));
+  }
+  return i;
+}
+
+function word(b: Uint8Array, i: number, w: readonly number[]): number {
+  for (let k = 0; k < w.length; k++) if (b[i + k] !== w[k]) return -1;
+  return i + w.length;
+}

@@ -16,15 +16,18 @@ import type { OpenApiClient } from '../client';
 import type { Page } from '../paging';
 import {
   describeHeader,
+  entryLineHead,
+  entryLineTail,
   FailureLog,
   failuresFileFor,
-  formatEntryLine,
   formatHeaderLine,
   LineWriter,
+  lineValue,
   parseEntryLine,
   parseHeaderLine,
   readLines,
   sameExport,
+  valueBytesFit,
   type ExportHeader,
   type Line,
 } from './ndjson';
@@ -65,6 +68,13 @@ export interface ExportResult extends ExportCounts {
 /** An entry that could not be read: its failures-file line. */
 interface Failed {
   failure: string;
+}
+
+/** An entry's line, held until its turn: the text before its value, the value (its bytes or text), the rest. */
+interface Written {
+  head: string;
+  value: Buffer | string;
+  tail: string;
 }
 
 const idOf = (k: EntryKey): string => JSON.stringify([k.scope, k.key]);
@@ -158,10 +168,10 @@ async function entriesInFile(
  */
 async function* pagesToRead(
   scheduler: Scheduler,
-  first: () => Promise<Page<EntryKey>>,
+  first: Promise<Page<EntryKey>>,
   done: Set<string> | undefined,
 ): AsyncGenerator<EntryKey[]> {
-  for await (const items of pagesAhead(scheduler, await scheduler.run(first))) {
+  for await (const items of pagesAhead(scheduler, await first)) {
     yield done?.size ? items.filter((k) => !done.has(idOf(k))) : items;
   }
 }
@@ -203,21 +213,19 @@ async function exportWith(
     allScopes: args.allScopes,
     limit: args.pageSize ?? 100,
   };
-  // Per entry: no async frame and no object spread, as this runs once per key.
-  const read = (k: EntryKey): Promise<string | Failed | undefined> =>
+  // Per entry: no async frame and no object spread, as this runs once per key. The value's bytes go into the file as
+  // the service sent them when that is what its text would be written as (nearly always), else its text.
+  const read = (k: EntryKey): Promise<Written | Failed | undefined> =>
     scheduler
-      .run(() => client.datastores.getEntry({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
+      .run(() => client.datastores.getEntryBytes({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
       .then(
         (e) =>
           e.json
-            ? formatEntryLine({
-                scope: k.scope,
-                key: k.key,
-                value: e.raw.toString('utf8'),
-                attributes: e.attributes,
-                userIds: e.userIds,
-                version: e.version,
-              })
+            ? {
+                head: entryLineHead(k.scope, k.key),
+                value: valueBytesFit(e.raw) ? e.raw : lineValue(e.raw.toString('utf8')),
+                tail: entryLineTail(e.attributes, e.userIds, e.version),
+              }
             : failureLine(k, 'The value is not JSON'),
         (error: unknown) => {
           if (error instanceof NotFoundError) return undefined;
@@ -226,6 +234,9 @@ async function exportWith(
         },
       );
 
+  // The first page is on its way while the files are made ready (a failure to list is met where the pages are read).
+  const first = scheduler.run(() => client.datastores.listEntries(listing, call));
+  first.catch(() => undefined);
   // Every run lists its own failures: the entries an earlier run could not read are tried again.
   const failures = await FailureLog.start(failuresFileFor(args.file), false);
   const out = await LineWriter.open(args.file, done ? 'a' : 'w');
@@ -234,16 +245,20 @@ async function exportWith(
   let ms: number;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    const pages = pagesToRead(scheduler, () => client.datastores.listEntries(listing, call), done);
-    for await (const results of orderedMap(pages, window, read)) {
+    const pages = pagesToRead(scheduler, first, done);
+    // As many entries running as the scheduler has slots (none waits in its queue), more results held for their turn.
+    for await (const results of orderedMap(pages, window, read, scheduler.concurrency)) {
       for (const result of results) {
         if (result === undefined) counts.skipped++;
-        else if (typeof result === 'string') {
-          out.write(result);
-          counts.exported++;
-        } else {
+        else if ('failure' in result) {
           await failures.write(result.failure);
           counts.failed++;
+        } else {
+          out.write(result.head);
+          if (typeof result.value === 'string') out.write(result.value);
+          else out.writeBytes(result.value);
+          out.write(result.tail);
+          counts.exported++;
         }
       }
       progress.tick();

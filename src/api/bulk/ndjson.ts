@@ -1,5 +1,6 @@
 // NDJSON for backups: one entry per line, the value kept as the exact JSON text the service sent, so big integers
 // and number spellings survive (they are never parsed into floats and printed again).
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 
@@ -29,13 +30,57 @@ export interface EntryLine {
  * (which one NDJSON line cannot hold) become spaces and whitespace around it is dropped; nothing else changes.
  */
 export function formatEntryLine(e: EntryLine): string {
-  const value = /^\s|[\r\n]|\s$/.test(e.value) ? e.value.replace(/[\r\n]/g, ' ').trim() : e.value;
+  return entryLineHead(e.scope, e.key) + lineValue(e.value) + entryLineTail(e.attributes, e.userIds, e.version);
+}
+
+/** A value's JSON text as a line holds it: line breaks as spaces, no whitespace around it. */
+export function lineValue(text: string): string {
+  return /^\s|[\r\n]|\s$/.test(text) ? text.replace(/[\r\n]/g, ' ').trim() : text;
+}
+
+/** An export line up to its value: `{"scope":...,"key":...,"value":`. */
+export function entryLineHead(scope: string, key: string): string {
+  if (scope !== lastScope) [lastScope, lastScopeJson] = [scope, jsonString(scope)];
+  return `{"scope":${lastScopeJson},"key":${jsonString(key)},"value":`;
+}
+
+/** The scope of the last line and its JSON: lines of an export come one scope after another. */
+let lastScope = 'global';
+let lastScopeJson = '"global"';
+
+/** An export line after its value, with its newline. */
+export function entryLineTail(attributes: Record<string, unknown>, userIds: number[], version?: string): string {
   return (
-    `{"scope":${JSON.stringify(e.scope)},"key":${JSON.stringify(e.key)},"value":${value},` +
-    `"attributes":${JSON.stringify(e.attributes)},"userIds":${JSON.stringify(e.userIds)}` +
-    `${e.version === undefined ? '' : `,"version":${JSON.stringify(e.version)}`}}\n`
+    `,"attributes":${JSON.stringify(attributes)},"userIds":${userIdsJson(userIds)}` +
+    `${version === undefined ? '' : `,"version":${jsonString(version)}`}}\n`
   );
 }
+
+/** Printable ASCII except `"` and `\`: text JSON.stringify puts between quotes as it is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** JSON.stringify of a string, without its cost for the common plain one (keys, versions). */
+const jsonString = (s: string): string => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
+
+/** JSON of user ids: whole numbers print alike as JSON and as text, without JSON.stringify's cost per line. */
+function userIdsJson(ids: number[]): string {
+  if (ids.length === 0) return '[]';
+  for (const id of ids) if (!Number.isSafeInteger(id)) return JSON.stringify(ids);
+  return `[${ids.join(',')}]`;
+}
+
+/**
+ * Whether the bytes of a value that is known to be JSON go into a line as they are, the same bytes formatEntryLine
+ * writes for their text: valid UTF-8 (decoding changes nothing), without a line break and without whitespace around
+ * it. JSON whitespace is only space, tab, CR and LF, and in UTF-8 their bytes are never part of another character.
+ */
+export function valueBytesFit(raw: Buffer): boolean {
+  const n = raw.length;
+  if (n === 0 || isJsonSpace(raw[0]) || isJsonSpace(raw[n - 1])) return false;
+  return raw.indexOf(10) < 0 && raw.indexOf(13) < 0 && isUtf8(raw);
+}
+
+const isJsonSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -259,14 +304,25 @@ export class LineWriter {
   }
 
   write(line: string): void {
-    const most = line.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    this.room(line.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const bytes = this.chunk.write(line, this.used);
+    this.used += bytes;
+    this.size += bytes;
+  }
+
+  /** Writes bytes as they are (e.g. a value's JSON as the service sent it): nothing decoded and encoded again. */
+  writeBytes(bytes: Buffer): void {
+    this.room(bytes.length);
+    this.used += bytes.copy(this.chunk, this.used);
+    this.size += bytes.length;
+  }
+
+  /** Makes room for `most` bytes in the current buffer. */
+  private room(most: number): void {
     if (this.chunk.length - this.used < most) {
       this.seal();
       if (this.chunk.length < most) this.chunk = Buffer.allocUnsafe(most);
     }
-    const bytes = this.chunk.write(line, this.used);
-    this.used += bytes;
-    this.size += bytes;
   }
 
   get full(): boolean {

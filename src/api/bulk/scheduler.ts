@@ -215,9 +215,10 @@ interface Slot<R> {
  * Maps the items of `batches` (e.g. pages of keys) through `fn` with up to `window` calls pending and up to `running`
  * of them not yet settled (default `window`), yielding results in source order, in runs: each yield holds the head
  * result and every result right after it that is already in, so the consumer takes one turn per run instead of one
- * per item. The next item starts as soon as a call settles, and the next batch is asked for as soon as the current
- * one is used up, not only when the head settles. Stops pulling from the source when the consumer stops; a call that
- * fails fails the iteration when its turn comes.
+ * per item: it is woken for the head once the other answers read in the same turn of the event loop are in too. The
+ * next item starts as soon as a call settles, and the next batch is asked for as soon as the current one is used up,
+ * not only when the head settles. Stops pulling from the source when the consumer stops; a call that fails fails the
+ * iteration when its turn comes.
  */
 export async function* orderedMap<T, R>(
   batches: AsyncIterable<readonly T[]>,
@@ -241,14 +242,22 @@ export async function* orderedMap<T, R>(
   const fill = (): void => {
     while (!stopped && i < batch.length && room()) start(batch[i++]);
   };
+  /** Resumes the loop: at once, or once the results that come in with this one are in too. */
+  const resume = (later: boolean): void => {
+    const go = wake!;
+    wake = undefined;
+    if (later) setImmediate(go);
+    else go();
+  };
   const settled = (): void => {
     active--;
     fill();
-    if (wake && (pending[head].settled || needsBatch())) {
-      const resume = wake;
-      wake = undefined;
-      resume();
-    }
+    // The next batch is asked for at once (slots are idle meanwhile); a settled head waits for the other results
+    // that came in with it (answers read in the same turn of the event loop), so the consumer takes them in one run
+    // instead of one turn per result.
+    if (!wake) return;
+    if (needsBatch()) resume(false);
+    else if (pending[head].settled) resume(true);
   };
   const start = (item: T): void => {
     const slot: Slot<R> = { settled: false, failed: false };
@@ -295,6 +304,7 @@ export async function* orderedMap<T, R>(
           throw slot.error;
         }
         run.push(slot.value as R);
+        slot.value = undefined; // held by the consumer now, not by `pending` until it is trimmed
       }
       if (head >= 1024) {
         pending.splice(0, head); // drop what was yielded, now and then rather than per item
