@@ -17,6 +17,7 @@ function vscodeStub(): unknown {
   const any: object = new Proxy(function () {}, {
     get: (_t, key) => {
       if (key === Symbol.toPrimitive) return () => ''; // a stand-in shown in text (a status bar label) reads as ''
+      if (key === Symbol.iterator) return function* () {}; // a stand-in list (the open documents) is empty
       if (key === 'then' || typeof key === 'symbol') return undefined;
       if (!cache.has(key)) cache.set(key, key === 'dispose' ? () => undefined : any);
       return cache.get(key);

@@ -1,6 +1,6 @@
 // activate() time inside a real VS Code (code-server 1.139, its Node 24 extension host), as VS Code itself reports
 // it in Developer: Show Running Extensions ("Activation: N ms": code loading plus the activate() call). The
-// extension is a temporary folder holding the manifest, media/ and the bundles under test; each run is a fresh page
+// extension is a temporary folder holding the manifest, its texts, media/ and the bundles under test; each run is a fresh page
 // (a fresh extension host), and the Universes view is opened after the workbench has settled, so other extensions
 // starting up do not share the measurement. A bundle whose activate() does nothing, under the same manifest, is the
 // reference: what VS Code itself takes to activate an extension here.
@@ -12,12 +12,13 @@ import { launchBrowser, Workbench, workbenchUrl } from '../vscode/workbench';
 
 const SETTLE_MS = 10_000;
 
-/** An extension folder with this manifest and media/, whose dist/ is a copy of `dist`. */
+/** An extension folder with this manifest (and its texts, package.nls.json and l10n/) and media/, whose dist/ is a copy of `dist`. */
 function extensionFolder(dir: string, name: string, dist: string): string {
   const ext = path.join(dir, name);
   fs.mkdirSync(ext, { recursive: true });
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(ext, 'package.json'));
-  fs.cpSync(path.join(ROOT, 'media'), path.join(ext, 'media'), { recursive: true });
+  for (const file of ['package.json', 'package.nls.json']) fs.copyFileSync(path.join(ROOT, file), path.join(ext, file));
+  for (const folder of ['media', 'l10n'])
+    fs.cpSync(path.join(ROOT, folder), path.join(ext, folder), { recursive: true });
   fs.cpSync(dist, path.join(ext, 'dist'), { recursive: true });
   return ext;
 }
