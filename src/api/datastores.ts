@@ -152,9 +152,15 @@ export class DataStoresApi {
     } catch {
       json = false;
     }
+    const entry = this.bytesFrom(res, json) as Entry;
+    entry.value = value;
+    return entry;
+  }
+
+  /** An answer's bytes and the metadata its headers carry, each field set by name (no spread: see readEntry). */
+  private bytesFrom(res: HttpResponse, json: boolean): EntryBytes {
     const m = entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix);
     return {
-      value,
       json,
       raw: res.body,
       version: m.version,
@@ -241,17 +247,7 @@ export class DataStoresApi {
     }
     return this.http.request(spec).then((res) => {
       notDeleted(res);
-      const m = entryMetadataFromHeaders(res.headers, this.http.entryHeaderPrefix);
-      return {
-        json: isJson(res.body),
-        raw: res.body,
-        version: m.version,
-        createdTime: m.createdTime,
-        versionCreatedTime: m.versionCreatedTime,
-        attributes: m.attributes,
-        userIds: m.userIds,
-        contentMd5: m.contentMd5,
-      };
+      return this.bytesFrom(res, isJson(res.body));
     });
   }
 
