@@ -108,6 +108,18 @@ const PROBES_IN_FLIGHT = 4;
 const universeKey = (u: UniverseRef) => `${u.connectionId}/${u.universeId}`;
 const storeKey = (s: StoreRef) => `${universeKey(s)}/${encodeURIComponent(s.datastoreName)}`;
 
+/** A store's keys under a filter as the API's calls name them: one scope or every scope, and a key prefix. */
+function storeKeys(store: StoreRef, filter: StoreFilter) {
+  const all = filter.scope === allScopes;
+  return {
+    universeId: store.universeId,
+    datastoreName: store.datastoreName,
+    scope: all ? undefined : filter.scope,
+    allScopes: all || undefined,
+    prefix: filter.prefix || undefined,
+  };
+}
+
 export function sameStore(a: StoreRef, b: StoreRef): boolean {
   return storeKey(a) === storeKey(b);
 }
@@ -373,21 +385,8 @@ export class DataStoresModel implements vscode.Disposable {
     opts: CompareOptions,
   ): AsyncGenerator<KeyComparison, CompareSummary> {
     const client = await this.client(store);
-    const all = selection.scope === allScopes;
-    return yield* compareWithTime(
-      client,
-      {
-        universeId: store.universeId,
-        datastoreName: store.datastoreName,
-        scope: all ? undefined : selection.scope,
-        allScopes: all,
-        prefix: selection.prefix || undefined,
-        userId: selection.userId,
-        keys: selection.keys,
-      },
-      time,
-      opts,
-    );
+    const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
+    return yield* compareWithTime(client, keys, time, opts);
   }
 
   /** The store names of a universe, in the service's order (at most `limit`). */
@@ -447,22 +446,8 @@ export class DataStoresModel implements vscode.Disposable {
     signal: AbortSignal,
   ): Promise<RestorePlanSummary> {
     const client = await this.client(store);
-    const all = selection.scope === allScopes;
-    const summary = await planRestore(
-      client,
-      {
-        universeId: store.universeId,
-        datastoreName: store.datastoreName,
-        scope: all ? undefined : selection.scope,
-        allScopes: all || undefined,
-        prefix: selection.prefix || undefined,
-        userId: selection.userId,
-        keys: selection.keys,
-      },
-      time,
-      planFile,
-      { signal, rate: restoreRate(client) },
-    );
+    const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
+    const summary = await planRestore(client, keys, time, planFile, { signal, rate: restoreRate(client) });
     return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
   }
 
@@ -740,16 +725,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   private async side(side: StoreSide): Promise<CompareSide> {
     if ('file' in side) return { file: side.file, prefix: side.prefix || undefined };
-    const { store, filter } = side;
-    const all = filter.scope === allScopes;
-    return {
-      client: await this.client(store),
-      universeId: store.universeId,
-      datastoreName: store.datastoreName,
-      scope: all ? undefined : filter.scope,
-      allScopes: all || undefined,
-      prefix: filter.prefix || undefined,
-    };
+    return { client: await this.client(side.store), ...storeKeys(side.store, side.filter) };
   }
 
   /** A page of List Entries under the store's filter (scope and prefix). */
@@ -759,20 +735,8 @@ export class DataStoresModel implements vscode.Disposable {
     cursor: string | undefined,
     signal: AbortSignal,
   ): Promise<Page<EntryKey>> {
-    const { scope, prefix } = this.filter(store);
-    const all = scope === allScopes;
-    return client.datastores.listEntries(
-      {
-        universeId: store.universeId,
-        datastoreName: store.datastoreName,
-        scope: all ? undefined : scope,
-        allScopes: all || undefined,
-        prefix: prefix || undefined,
-        limit: settings().pageSize,
-        cursor,
-      },
-      { signal },
-    );
+    const keys = storeKeys(store, this.filter(store));
+    return client.datastores.listEntries({ ...keys, limit: settings().pageSize, cursor }, { signal });
   }
 
   private async service(u: UniverseRef): Promise<EntryService> {

@@ -8,6 +8,8 @@ import { DataStoreNode } from '../tree';
 import type { DataStoresCommand } from './context';
 import { asStoreGroup, requireV2, writableStore } from './nodes';
 
+const backText = (name: string): string => t`${name} is back, with all its entries.`;
+
 export const deleteDataStore: DataStoresCommand = {
   id: 'universeExplorer.deleteDataStore',
   get failure() {
@@ -30,7 +32,7 @@ export const deleteDataStore: DataStoresCommand = {
     confirmWrite(ctx.ui, t`Deleted data store ${name}. It can be undeleted until ${until}.`, {
       progress: t`Undeleting ${name}…`,
       run: (signal) => ctx.model.undeleteStore(ref, signal),
-      done: t`${name} is back, with all its entries.`,
+      done: backText(name),
       what: t`the deletion of ${name}`,
       otherwise: t`Run Show Deleted Stores on Data Stores, then Undelete Data Store on it.`,
     });
@@ -51,7 +53,7 @@ export const undeleteDataStore: DataStoresCommand = {
     const undeleted = await ctx.ui.progress(t`Undeleting ${name}…`, (signal) =>
       ctx.model.undeleteStore(store.ref, signal),
     );
-    void ctx.ui.info(t`${name} is back, with all its entries.`);
+    void ctx.ui.info(backText(name));
     return undeleted;
   },
 };
