@@ -451,6 +451,8 @@ suite('time machine: restore', () => {
       });
     };
     ctx.ui = ui;
+    // Writes held 50 ms each, so the cancel at the first report lands while most of them are still to come.
+    await emulator.fault({ method: 'POST', path: '/datastore/entries/entry', delayMs: 50, times: KEYS });
     assert.equal(await restore('R5'), undefined);
     assert.deepEqual(ui.messages('error'), [], 'a cancel is no error');
     assert.match(reports[0], new RegExp(`^Restoring R5 \\(scope global\\) to .*: \\d+ of ${KEYS} · [\\d,]+/s`));
