@@ -28,6 +28,11 @@ export class OpenApiClient {
     return this.http.rateLimit;
   }
 
+  /** The latest figures of a rate budget (a BUDGET of datastoresV2.ts); with none, those of any response. */
+  rateLimitOf(budget: string | undefined): RateLimit | undefined {
+    return this.http.rateLimitOf(budget);
+  }
+
   /** Releases the keep-alive connections. */
   close(): Promise<void> {
     return this.http.close();

@@ -91,6 +91,9 @@ export interface IncrementEntryV2Args extends EntryArgs, EntryMetadataV2Input {
   amount: number;
 }
 
+/** The rate budgets v2 counts apart (reference 4.1): what the scheduler paces each request by. */
+export const V2_BUDGET = { read: 'v2-read', write: 'v2-write', list: 'v2-list', remove: 'v2-remove' } as const;
+
 const MAX_PAGE = { stores: 100, entries: 256, revisions: 100 };
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const EMPTY_BODY = Buffer.from('{}');
@@ -228,6 +231,7 @@ export class DataStoresV2Api {
           },
           retry: 'idempotent',
           signal: opts.signal,
+          budget: V2_BUDGET.list,
         },
         ListDataStoresV2Schema,
       );
@@ -239,13 +243,16 @@ export class DataStoresV2Api {
   async deleteDataStore(args: StoreArgs, opts: CallOptions = {}): Promise<DataStoreSummary> {
     const path = this.storePath(args);
     return toSummary(
-      await this.http.json({ method: 'DELETE', path, retry: 'idempotent', signal: opts.signal }, DataStoreV2Schema),
+      await this.http.json(
+        { method: 'DELETE', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.remove },
+        DataStoreV2Schema,
+      ),
     );
   }
 
   async undeleteDataStore(args: StoreArgs, opts: CallOptions = {}): Promise<DataStoreSummary> {
     const path = `${this.storePath(args)}:undelete`;
-    return toSummary(await this.post(path, EMPTY_BODY, 'idempotent', opts, DataStoreV2Schema));
+    return toSummary(await this.post(path, EMPTY_BODY, 'idempotent', opts, DataStoreV2Schema, V2_BUDGET.remove));
   }
 
   /** At most one a UTC day: a later call that day answers newSnapshotTaken false with the earlier time. */
@@ -282,6 +289,7 @@ export class DataStoresV2Api {
             body,
             retry: 'idempotent',
             signal: opts.signal,
+            budget: V2_BUDGET.write,
           },
           EntryBodySchema,
         ),
@@ -346,7 +354,16 @@ export class DataStoresV2Api {
     const query = { allowMissing: args.allowMissing };
     return toEntry(
       await this.http.json(
-        { method: 'PATCH', path, query, headers: JSON_HEADERS, body, retry: 'unapplied', signal: opts.signal },
+        {
+          method: 'PATCH',
+          path,
+          query,
+          headers: JSON_HEADERS,
+          body,
+          retry: 'unapplied',
+          signal: opts.signal,
+          budget: V2_BUDGET.write,
+        },
         EntryBodySchema,
       ),
     );
@@ -356,14 +373,14 @@ export class DataStoresV2Api {
   async incrementEntry(args: IncrementEntryV2Args, opts: CallOptions = {}): Promise<Entry> {
     const path = `${this.entryPath(args)}:increment`;
     const body = writeBody(`"amount":${JSON.stringify(args.amount)}`, args);
-    return toEntry(await this.post(path, body, 'unapplied', opts, EntryBodySchema));
+    return toEntry(await this.post(path, body, 'unapplied', opts, EntryBodySchema, V2_BUDGET.write));
   }
 
   /** A key that is missing or already deleted counts as deleted (U13). */
   async deleteEntry(args: EntryArgs, opts: CallOptions = {}): Promise<void> {
     const path = this.entryPath(args);
     await this.http
-      .request({ method: 'DELETE', path, retry: 'idempotent', signal: opts.signal })
+      .request({ method: 'DELETE', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.remove })
       .catch(notFoundAs(undefined));
   }
 
@@ -387,6 +404,7 @@ export class DataStoresV2Api {
           },
           retry: 'idempotent',
           signal: opts.signal,
+          budget: V2_BUDGET.list,
         },
         ListEntriesV2Schema,
       );
@@ -414,6 +432,7 @@ export class DataStoresV2Api {
           },
           retry: 'idempotent',
           signal: opts.signal,
+          budget: V2_BUDGET.list,
         },
         ListRevisionsSchema,
       );
@@ -429,11 +448,24 @@ export class DataStoresV2Api {
 
   private async readEntry(path: string, opts: CallOptions): Promise<Entry> {
     return toEntry(
-      await this.http.json({ method: 'GET', path, retry: 'idempotent', signal: opts.signal }, EntryBodySchema),
+      await this.http.json(
+        { method: 'GET', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.read },
+        EntryBodySchema,
+      ),
     );
   }
 
-  private post<S extends Schema>(path: string, body: Buffer, retry: Retry, opts: CallOptions, schema: S) {
-    return this.http.json({ method: 'POST', path, headers: JSON_HEADERS, body, retry, signal: opts.signal }, schema);
+  private post<S extends Schema>(
+    path: string,
+    body: Buffer,
+    retry: Retry,
+    opts: CallOptions,
+    schema: S,
+    budget?: string,
+  ) {
+    return this.http.json(
+      { method: 'POST', path, headers: JSON_HEADERS, body, retry, signal: opts.signal, budget },
+      schema,
+    );
   }
 }

@@ -59,6 +59,8 @@ export interface RequestSpec {
   /** The most of the answer's body read (default MAX_BODY_BYTES); a larger one is a ResponseTooLargeError. */
   maxBodyBytes?: number;
   signal?: AbortSignal;
+  /** The rate budget the request counts against, where the service counts some apart (cloud v2 data stores). */
+  budget?: string;
 }
 
 export interface HttpResponse {
@@ -335,6 +337,7 @@ export class Transport {
   /** Lower case, as header names are read. */
   readonly entryHeaderPrefix: string;
   private latestRateLimit?: RateLimit;
+  private readonly budgets = new Map<string, RateLimit>();
 
   constructor(opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
@@ -371,6 +374,11 @@ export class Transport {
 
   get rateLimit(): RateLimit | undefined {
     return this.latestRateLimit;
+  }
+
+  /** The latest figures of a budget's requests; of any request without a budget. */
+  rateLimitOf(budget: string | undefined): RateLimit | undefined {
+    return budget === undefined ? this.latestRateLimit : this.budgets.get(budget);
   }
 
   close(): Promise<void> {
@@ -530,7 +538,7 @@ export class Transport {
   /** An answer: its rate-limit figures read and logged; a failure to do so as a typed error. */
   private answered(res: HttpResponse, spec: RequestSpec, attempt: number, started: number): HttpResponse {
     try {
-      this.readRateLimit(res.headers);
+      this.readRateLimit(res.headers, spec.budget);
       if (this.logHook) this.log(spec, attempt, started, { status: res.status });
       return res;
     } catch (e) {
@@ -610,7 +618,7 @@ export class Transport {
     return Math.round(cap / 2 + (Math.random() * cap) / 2);
   }
 
-  private readRateLimit(headers: Headers): void {
+  private readRateLimit(headers: Headers, budget: string | undefined): void {
     const limit = header(headers, 'x-ratelimit-limit');
     const remaining = header(headers, 'x-ratelimit-remaining');
     const reset = header(headers, 'x-ratelimit-reset');
@@ -620,6 +628,7 @@ export class Transport {
       return Number.isFinite(n) ? n : undefined;
     };
     this.latestRateLimit = { limit, remaining: num(remaining), resetSeconds: num(reset), at: Date.now() };
+    if (budget !== undefined) this.budgets.set(budget, this.latestRateLimit);
   }
 
   /** The path for logs and messages: query names only, never their values. */

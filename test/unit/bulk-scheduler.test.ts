@@ -92,6 +92,29 @@ describe('bulk scheduler', () => {
     );
   });
 
+  it('paces each budget by its own figures: a spent budget holds back only its own tasks', async () => {
+    const windowMs = 400;
+    const lists = fixedWindow(2, windowMs);
+    const reads = fixedWindow(12, windowMs);
+    const budgets: Record<string, ReturnType<typeof fixedWindow>> = { list: lists, read: reads };
+    const scheduler = new Scheduler({ concurrency: 4, rateLimit: (b) => budgets[b!].figures() });
+    await lists.call(); // each budget's window starts, and its figures are known
+    await reads.call();
+    const first = reads.window();
+    let readsInFirstWindow = 0;
+    const read = async () => {
+      await reads.call();
+      if (reads.window() === first) readsInFirstWindow++;
+    };
+    // Lists spend their 2 at once and then wait a window; reads must not wait with them.
+    await Promise.all([
+      ...Array.from({ length: 3 }, () => scheduler.run(lists.call, 'list')),
+      ...Array.from({ length: 10 }, () => scheduler.run(read, 'read')),
+    ]);
+    assert.deepEqual(lists.stats.refused + reads.stats.refused, 0);
+    assert.equal(readsInFirstWindow, 10, 'the reads ran in the first window');
+  });
+
   it('without figures, a 429 pauses and repeats the task instead of failing it', async () => {
     const service = fixedWindow(5, 150);
     const scheduler = new Scheduler({ concurrency: 8 });

@@ -3,9 +3,12 @@
 // line cut short by a stop, and continues with the keys not yet written. An entry that cannot be read (a value that
 // is not JSON, a key that is not valid Unicode, ...) is listed in `<file>.failures.ndjson` and the export goes on.
 import * as fsp from 'node:fs/promises';
-import type { EntryKey } from '../datastores';
+import type { EntryArgs, EntryBytes, EntryKey } from '../datastores';
+import { V2_BUDGET } from '../datastoresV2';
+import { entryService, type ApiVersion } from '../entryService';
 import {
   AuthError,
+  NeedsV1Error,
   NetworkError,
   NotFoundError,
   PermissionDeniedError,
@@ -44,8 +47,13 @@ export interface ExportArgs {
   file: string;
   /** Continue the export already in the file (default), or replace the file. */
   resume?: boolean;
-  /** Keys per List Entries page (default 100). */
+  /** Keys per List Entries page (default the most the API gives: 100 through v1, 256 through v2). */
   pageSize?: number;
+  /**
+   * The data stores API to list and read through (default v1). Through v2, lists and reads count against budgets of
+   * their own; a store, scope or key v2 cannot address goes through v1.
+   */
+  api?: ApiVersion;
 }
 
 export interface ExportCounts {
@@ -90,6 +98,12 @@ function stopsExport(error: unknown): boolean {
     [AuthError, PermissionDeniedError, NetworkError, TimeoutError, RateLimitedError].some((C) => error instanceof C)
   );
 }
+
+/**
+ * v2 reads a stored value as numbers clamped to ±2^53 (reference 4.3), so a value showing 2^53 may have held a larger
+ * number: it is read again through v1, which gives its exact text.
+ */
+const CLAMPED = String(2 ** 53);
 
 const HEADER_START = '{"export":';
 
@@ -170,8 +184,9 @@ async function* pagesToRead(
   scheduler: Scheduler,
   first: Promise<Page<EntryKey>>,
   done: Set<string> | undefined,
+  budget: string | undefined,
 ): AsyncGenerator<EntryKey[]> {
-  for await (const items of pagesAhead(scheduler, await first)) {
+  for await (const items of pagesAhead(scheduler, await first, budget)) {
     yield done?.size ? items.filter((k) => !done.has(idOf(k))) : items;
   }
 }
@@ -206,18 +221,32 @@ async function exportWith(
     opts.onProgress,
   );
   const call = { signal };
+  const v2 = args.api === 'v2';
   const listing = {
     universeId,
     datastoreName,
     scope: args.allScopes ? undefined : args.scope,
     allScopes: args.allScopes,
-    limit: args.pageSize ?? 100,
+    limit: args.pageSize ?? (v2 ? 256 : 100),
   };
+  const v1 = (a: EntryArgs): Promise<EntryBytes> => client.datastores.getEntryBytes(a, call);
+  const get = !v2
+    ? v1
+    : (a: EntryArgs): Promise<EntryBytes> =>
+        client.datastoresV2.getEntry(a, call).then(
+          (e) => (e.raw.includes(CLAMPED) ? v1(a) : e),
+          (error: unknown) => {
+            if (error instanceof NeedsV1Error) return v1(a);
+            throw error;
+          },
+        );
+  const readBudget = v2 ? V2_BUDGET.read : undefined;
+  const listBudget = v2 ? V2_BUDGET.list : undefined;
   // Per entry: no async frame and no object spread, as this runs once per key. The value's bytes go into the file as
   // the service sent them when that is what its text would be written as (nearly always), else its text.
   const read = (k: EntryKey): Promise<Written | Failed | undefined> =>
     scheduler
-      .run(() => client.datastores.getEntryBytes({ universeId, datastoreName, scope: k.scope, entryKey: k.key }, call))
+      .run(() => get({ universeId, datastoreName, scope: k.scope, entryKey: k.key }), readBudget)
       .then(
         (e) =>
           e.json
@@ -235,7 +264,10 @@ async function exportWith(
       );
 
   // The first page is on its way while the files are made ready (a failure to list is met where the pages are read).
-  const first = scheduler.run(() => client.datastores.listEntries(listing, call));
+  const first = scheduler.run(
+    () => (v2 ? entryService(client, 'v2').listKeys(listing, call) : client.datastores.listEntries(listing, call)),
+    listBudget,
+  );
   first.catch(() => undefined);
   // Every run lists its own failures: the entries an earlier run could not read are tried again.
   const failures = await FailureLog.start(failuresFileFor(args.file), false);
@@ -245,7 +277,7 @@ async function exportWith(
   let ms: number;
   try {
     const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    const pages = pagesToRead(scheduler, first, done);
+    const pages = pagesToRead(scheduler, first, done, listBudget);
     // As many entries running as the scheduler has slots (none waits in its queue), more results held for their turn.
     for await (const results of orderedMap(pages, window, read, scheduler.concurrency)) {
       for (const result of results) {

@@ -51,13 +51,18 @@ export interface BulkRun {
   scheduler: Scheduler;
 }
 
+/** What a run reads its rate-limit figures from: a client. */
+export interface RateLimited {
+  rateLimitOf(budget: string | undefined): RateLimit | undefined;
+}
+
 /**
  * What a bulk run works with: a signal that follows the caller's and a scheduler paced by the client's rate limits.
  * Each in-flight request listens to the run's signal, so it allows more listeners than Node's default warning level.
  * `end` detaches it from the caller's signal and stops whatever is still in flight.
  */
 export function startRun(
-  client: { readonly rateLimit: RateLimit | undefined },
+  client: RateLimited,
   opts: Pick<BulkOptions<never>, 'signal' | 'concurrency' | 'budgetShare'>,
 ): BulkRun & { end(): void } {
   const outer = opts.signal;
@@ -69,7 +74,7 @@ export function startRun(
   const scheduler = new Scheduler({
     concurrency: opts.concurrency,
     budgetShare: opts.budgetShare,
-    rateLimit: () => client.rateLimit,
+    rateLimit: (budget) => client.rateLimitOf(budget),
     signal: inner.signal,
   });
   return {
@@ -84,7 +89,7 @@ export function startRun(
 
 /** Runs a bulk job in a run of its own (startRun), ended when the job ends. */
 export async function bulkRun<R>(
-  client: { readonly rateLimit: RateLimit | undefined },
+  client: RateLimited,
   opts: Pick<BulkOptions<never>, 'signal' | 'concurrency' | 'budgetShare'>,
   job: (run: BulkRun) => Promise<R>,
 ): Promise<R> {

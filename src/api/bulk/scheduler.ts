@@ -7,8 +7,11 @@ import type { Page } from '../paging';
 export interface SchedulerOptions {
   /** Tasks in flight at most. Default 16, the transport's connections per origin. */
   concurrency?: number;
-  /** The latest x-ratelimit-* figures, e.g. `() => client.rateLimit`. */
-  rateLimit?: () => RateLimit | undefined;
+  /**
+   * The latest x-ratelimit-* figures of a budget (undefined: tasks run with no budget named), e.g.
+   * `(budget) => client.rateLimitOf(budget)`.
+   */
+  rateLimit?: (budget: string | undefined) => RateLimit | undefined;
   signal?: AbortSignal;
   /** How many 429s one task may meet before it fails with the last one. Default 20. */
   maxRateLimited?: number;
@@ -31,9 +34,29 @@ const MAX_BACKOFF_MS = 30_000;
 /** How often a task waiting for fresh figures looks again. */
 const POLL_MS = 10;
 
+/** The pacing of one rate budget (cloud v2 counts reads, lists and writes apart). */
+class Pacing {
+  /** Requests the figures allow from now on; undefined while the service sends none. */
+  budget?: number;
+  resetAt = 0;
+  /** What the service said remains in the current window. */
+  remaining?: number;
+  seenAt?: number;
+  probing = false;
+  /** Whether a task of this budget has finished, so its figures are known. */
+  started = false;
+  /** Tasks of this budget in flight. */
+  active = 0;
+  /** Requests this work started in the current window. */
+  spent = 0;
+
+  constructor(readonly name: string | undefined) {}
+}
+
 /**
- * Runs tasks (one request each) close to the service's limit: while figures say requests remain, tasks start at
- * once; when none remain, they wait for the window to reset, then one probe fetches fresh figures.
+ * Runs tasks (one request each) close to the service's limits: while figures say requests remain, tasks start at
+ * once; when none remain, they wait for the window to reset, then one probe fetches fresh figures. Each task names
+ * the budget its request counts against; each budget is paced by its own figures.
  */
 export class Scheduler {
   readonly concurrency: number;
@@ -42,17 +65,8 @@ export class Scheduler {
   private waiters: (() => void)[] = [];
   private pausedUntil = 0;
   private consecutive429 = 0;
-  /** Requests the figures allow from now on; undefined while the service sends none. */
-  private budget?: number;
-  private resetAt = 0;
-  /** What the service said remains in the current window. */
-  private remaining?: number;
-  private seenAt?: number;
-  private probing = false;
-  private started = false;
   private readonly share: number;
-  /** Requests this work started in the current window. */
-  private spent = 0;
+  private readonly pacings = new Map<string | undefined, Pacing>();
 
   constructor(private readonly opts: SchedulerOptions = {}) {
     this.concurrency = Math.max(1, opts.concurrency ?? 16);
@@ -63,22 +77,28 @@ export class Scheduler {
   }
 
   /**
-   * Runs `task` when a slot and the rate limit allow. A RateLimitedError pauses every task until retry-after and
-   * runs this one again: only tasks the service did not apply answer 429, so a repeat is safe even for writes
-   * that are never retried blindly (a create-only or plain set).
+   * Runs `task` when a slot and the rate limit of `budget` allow. A RateLimitedError pauses every task until
+   * retry-after and runs this one again: only tasks the service did not apply answer 429, so a repeat is safe even
+   * for writes that are never retried blindly (a create-only or plain set).
    */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    return this.attempt(task, 1);
+  run<T>(task: () => Promise<T>, budget?: string): Promise<T> {
+    return this.attempt(task, this.pacing(budget), 1);
+  }
+
+  private pacing(name: string | undefined): Pacing {
+    let p = this.pacings.get(name);
+    if (!p) this.pacings.set(name, (p = new Pacing(name)));
+    return p;
   }
 
   /** Without an async frame when a slot is free: bulk work runs thousands of tasks. */
-  private attempt<T>(task: () => Promise<T>, attempt: number): Promise<T> {
-    const probe = this.tryAcquire();
-    if (probe === undefined) return this.acquire().then((p) => this.start(task, p, attempt));
-    return this.start(task, probe, attempt);
+  private attempt<T>(task: () => Promise<T>, p: Pacing, attempt: number): Promise<T> {
+    const probe = this.tryAcquire(p);
+    if (probe === undefined) return this.acquire(p).then((probe) => this.start(task, p, probe, attempt));
+    return this.start(task, p, probe, attempt);
   }
 
-  private start<T>(task: () => Promise<T>, probe: boolean, attempt: number): Promise<T> {
+  private start<T>(task: () => Promise<T>, p: Pacing, probe: boolean, attempt: number): Promise<T> {
     let running: Promise<T>;
     try {
       running = Promise.resolve(task());
@@ -88,59 +108,61 @@ export class Scheduler {
     return running.then(
       (result) => {
         this.consecutive429 = 0;
-        this.release(probe);
+        this.release(p, probe);
         return result;
       },
       (error: unknown) => {
         const again = error instanceof RateLimitedError && attempt < this.maxRateLimited;
         if (again) this.pause(error);
-        this.release(probe);
+        this.release(p, probe);
         if (!again) throw error;
-        return this.attempt(task, attempt + 1);
+        return this.attempt(task, p, attempt + 1);
       },
     );
   }
 
   /** Waits until a task may start; returns whether it is a probe for fresh figures. */
-  private async acquire(): Promise<boolean> {
+  private async acquire(p: Pacing): Promise<boolean> {
     for (;;) {
       const signal = this.opts.signal;
       if (signal?.aborted) throw abortError(signal);
-      if (!this.hasSlot()) {
+      if (!this.hasSlot(p)) {
         await new Promise<void>((resolve) => this.waiters.push(resolve));
         continue;
       }
-      const wait = this.delay(Date.now());
+      const wait = this.delay(p, Date.now());
       if (wait > 0) await sleep(wait, signal);
-      else return this.take();
+      else return this.take(p);
     }
   }
 
   /** Takes a slot at once when nothing stands in the way (the common case), without a turn of the event loop. */
-  private tryAcquire(): boolean | undefined {
-    return !this.opts.signal?.aborted && this.hasSlot() && this.delay(Date.now()) <= 0 ? this.take() : undefined;
+  private tryAcquire(p: Pacing): boolean | undefined {
+    return !this.opts.signal?.aborted && this.hasSlot(p) && this.delay(p, Date.now()) <= 0 ? this.take(p) : undefined;
   }
 
-  /** Until one task has finished, the figures may be unknown or stale: one request goes first to fetch them. */
-  private hasSlot(): boolean {
-    return this.active < (this.started ? this.concurrency : 1);
+  /** Until one task of a budget has finished, its figures may be unknown or stale: one request goes first. */
+  private hasSlot(p: Pacing): boolean {
+    return this.active < this.concurrency && (p.started || p.active < 1);
   }
 
-  private take(): boolean {
-    const probe = this.budget !== undefined && this.budget <= 0;
-    this.probing ||= probe;
-    if (this.budget !== undefined) this.budget--;
-    this.spent++;
+  private take(p: Pacing): boolean {
+    const probe = p.budget !== undefined && p.budget <= 0;
+    p.probing ||= probe;
+    if (p.budget !== undefined) p.budget--;
+    p.spent++;
+    p.active++;
     this.active++;
     return probe;
   }
 
-  private release(probe: boolean): void {
+  private release(p: Pacing, probe: boolean): void {
+    p.active--;
     this.active--;
-    if (probe) this.probing = false;
-    if (this.started) this.waiters.shift()?.();
+    if (probe) p.probing = false;
+    if (p.started) this.waiters.shift()?.();
     else {
-      this.started = true;
+      p.started = true;
       this.wakeAll();
     }
   }
@@ -149,14 +171,14 @@ export class Scheduler {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
-  /** How long a new task must wait; 0 when it may start now. */
-  private delay(now: number): number {
+  /** How long a new task of the budget must wait; 0 when it may start now. */
+  private delay(p: Pacing, now: number): number {
     if (now < this.pausedUntil) return this.pausedUntil - now;
-    this.observe();
-    if (this.budget === undefined || this.budget > 0) return 0;
-    if (now < this.resetAt) return this.resetAt - now;
+    this.observe(p);
+    if (p.budget === undefined || p.budget > 0) return 0;
+    if (now < p.resetAt) return p.resetAt - now;
     // The window is over but no figures from it came yet: let one request fetch them.
-    return this.probing ? POLL_MS : 0;
+    return p.probing ? POLL_MS : 0;
   }
 
   /**
@@ -164,22 +186,21 @@ export class Scheduler {
    * what remains only goes down, so an answer read after a later one (connections finish in any order) cannot
    * raise it again.
    */
-  private observe(): void {
-    const figures = this.opts.rateLimit?.();
-    if (!figures || figures.remaining === undefined || figures.at === this.seenAt) return;
-    this.seenAt = figures.at;
-    const sameWindow = figures.at < this.resetAt && this.remaining !== undefined;
-    this.remaining = sameWindow ? Math.min(this.remaining!, figures.remaining) : figures.remaining;
+  private observe(p: Pacing): void {
+    const figures = this.opts.rateLimit?.(p.name);
+    if (!figures || figures.remaining === undefined || figures.at === p.seenAt) return;
+    p.seenAt = figures.at;
+    const sameWindow = figures.at < p.resetAt && p.remaining !== undefined;
+    p.remaining = sameWindow ? Math.min(p.remaining!, figures.remaining) : figures.remaining;
     if (!sameWindow) {
-      this.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
-      this.spent = this.active; // those in flight count against the new window
+      p.resetAt = figures.at + (figures.resetSeconds ?? 1) * 1000;
+      p.spent = p.active; // those in flight count against the new window
     }
-    this.budget = this.remaining - this.active;
+    p.budget = p.remaining - p.active;
     // With a share, also no more than the share of the window's limit for this work: the rest is the game's.
     const limit = windowLimit(figures.limit);
-    if (this.share < 1 && limit !== undefined)
-      this.budget = Math.min(this.budget, Math.floor(this.share * limit) - this.spent);
-    this.probing = false;
+    if (this.share < 1 && limit !== undefined) p.budget = Math.min(p.budget, Math.floor(this.share * limit) - p.spent);
+    p.probing = false;
   }
 
   private pause(error: RateLimitedError): void {
@@ -191,13 +212,17 @@ export class Scheduler {
 
 /**
  * The items of `first` and of each page after it. Each next page is asked for through the scheduler (it counts against
- * the same limit) as soon as a page is yielded, so whoever works through the items never waits for a page.
+ * `budget`) as soon as a page is yielded, so whoever works through the items never waits for a page.
  */
-export async function* pagesAhead<T>(scheduler: Scheduler, first: Page<T> | undefined): AsyncGenerator<T[]> {
+export async function* pagesAhead<T>(
+  scheduler: Scheduler,
+  first: Page<T> | undefined,
+  budget?: string,
+): AsyncGenerator<T[]> {
   let page = first;
   while (page) {
     const current: Page<T> = page;
-    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage());
+    const next = current.next === undefined ? undefined : scheduler.run(() => current.nextPage(), budget);
     next?.catch(() => undefined); // handled when its turn comes
     yield current.items;
     page = await next;
