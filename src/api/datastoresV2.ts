@@ -14,9 +14,9 @@ import {
   notFoundAs,
   ResponseShapeError,
 } from './errors';
-import { seg, type CallOptions, type Retry, type Transport } from './http';
+import { seg, type CallOptions, type RequestSpec, type Retry, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
-import type { Schema } from './schemas';
+import { isRecord, type Schema } from './schemas';
 import {
   DataStoreV2Schema,
   EntryBodySchema,
@@ -158,8 +158,22 @@ function writeBody(fields: string, meta: EntryMetadataV2Input): Buffer {
   return Buffer.from(`{${fields},"users":${users},"attributes":${JSON.stringify(meta.attributes)}}`, 'utf8');
 }
 
+/** What an entry is read into from a single-entry answer. */
+type EntryFields = Pick<
+  EntryBody,
+  'value' | 'revisionId' | 'createTime' | 'revisionCreateTime' | 'attributes' | 'users'
+>;
+
+/** An entry's value as compact JSON text, with what an export line holds besides (bulk reads make no Buffer). */
+export interface EntryText {
+  text: string;
+  version: string;
+  attributes: Record<string, unknown>;
+  userIds: number[];
+}
+
 /** v2 carries the value inside JSON, so `raw` is its compact text, not the bytes a v1 writer may have stored. */
-function toEntry(body: EntryBody): Entry {
+export function toEntry(body: EntryFields): Entry {
   return {
     value: body.value,
     json: true,
@@ -169,6 +183,66 @@ function toEntry(body: EntryBody): Entry {
     versionCreatedTime: body.revisionCreateTime,
     attributes: body.attributes,
     userIds: body.users,
+  };
+}
+
+const OPTIONAL_TEXTS = ['id', 'createTime', 'revisionCreateTime', 'state', 'etag'] as const;
+const USER = /^users\/\d+$/;
+
+/**
+ * A single-entry answer's fields as EntryBodySchema reads them, checked by hand (bulk work reads thousands);
+ * undefined for any other shape, which zod then reads or names the field that is wrong.
+ */
+function plainFields(body: unknown): EntryFields | undefined {
+  if (!isRecord(body)) return undefined;
+  const { path, revisionId, value, users, attributes } = body;
+  if (typeof path !== 'string' || typeof revisionId !== 'string' || value === undefined) return undefined;
+  for (const name of OPTIONAL_TEXTS) {
+    const text = body[name];
+    if (text !== undefined && typeof text !== 'string') return undefined;
+  }
+  const userIds: number[] = [];
+  if (users !== undefined) {
+    if (!Array.isArray(users)) return undefined;
+    for (const user of users as unknown[]) {
+      const id = typeof user === 'string' && USER.test(user) ? Number(user.slice(6)) : NaN;
+      if (!Number.isSafeInteger(id)) return undefined;
+      userIds.push(id);
+    }
+  }
+  if (attributes !== undefined && !isRecord(attributes)) return undefined;
+  return {
+    value,
+    revisionId,
+    createTime: body.createTime as string | undefined,
+    revisionCreateTime: body.revisionCreateTime as string | undefined,
+    attributes: attributes ?? {},
+    users: userIds,
+  };
+}
+
+/** A single-entry answer as toEntry reads it through EntryBodySchema, checked by hand; undefined: zod reads it. */
+export function plainEntry(body: unknown): Entry | undefined {
+  const fields = plainFields(body);
+  return fields && toEntry(fields);
+}
+
+/** A List Entries page as listEntries reads it (each item's path and id), checked by hand; undefined: zod reads it. */
+export function plainEntriesPage(
+  page: unknown,
+): { dataStoreEntries: { path: string; id?: string }[]; nextPageToken?: string } | undefined {
+  if (!isRecord(page)) return undefined;
+  const { dataStoreEntries = [], nextPageToken } = page;
+  if (!Array.isArray(dataStoreEntries)) return undefined;
+  if (nextPageToken !== undefined && nextPageToken !== null && typeof nextPageToken !== 'string') return undefined;
+  for (const item of dataStoreEntries as unknown[]) {
+    if (!isRecord(item) || typeof item.path !== 'string') return undefined;
+    if (item.id !== undefined && typeof item.id !== 'string') return undefined;
+    for (const field in item) if (field !== 'path' && field !== 'id') return undefined; // the reference lists no more
+  }
+  return {
+    dataStoreEntries: dataStoreEntries as { path: string; id?: string }[],
+    nextPageToken: nextPageToken || undefined,
   };
 }
 
@@ -392,22 +466,21 @@ export class DataStoresV2Api {
     const scope = args.allScopes ? undefined : (args.scope ?? 'global');
     return pagePromise(async (pageToken) => {
       const path = this.entriesPath(args, args.allScopes);
-      const page = await this.http.json(
-        {
-          method: 'GET',
-          path,
-          query: {
-            maxPageSize: pageSize(args.limit, MAX_PAGE.entries),
-            pageToken,
-            filter: prefixFilter(args.prefix),
-            showDeleted: args.showDeleted || undefined,
-          },
-          retry: 'idempotent',
-          signal: opts.signal,
-          budget: V2_BUDGET.list,
+      const spec: RequestSpec = {
+        method: 'GET',
+        path,
+        query: {
+          maxPageSize: pageSize(args.limit, MAX_PAGE.entries),
+          pageToken,
+          filter: prefixFilter(args.prefix),
+          showDeleted: args.showDeleted || undefined,
         },
-        ListEntriesV2Schema,
-      );
+        retry: 'idempotent',
+        signal: opts.signal,
+        budget: V2_BUDGET.list,
+      };
+      const res = await this.http.request(spec);
+      const page = plainEntriesPage(this.http.parseJson(spec, res)) ?? this.http.parse(spec, res, ListEntriesV2Schema);
       const items = page.dataStoreEntries.map((item, i) => {
         const key = listedKey(item.path, item.id, scope);
         if (key) return key;
@@ -446,13 +519,20 @@ export class DataStoresV2Api {
     }, args.cursor);
   }
 
+  /** The latest revision's value as compact JSON text, for bulk reads; NotFoundError when missing or deleted. */
+  async getEntryText(args: EntryArgs, opts: CallOptions = {}): Promise<EntryText> {
+    const e = await this.readFields(`${this.entryPath(args)}@latest`, opts);
+    return { text: JSON.stringify(e.value), version: e.revisionId, attributes: e.attributes, userIds: e.users };
+  }
+
   private async readEntry(path: string, opts: CallOptions): Promise<Entry> {
-    return toEntry(
-      await this.http.json(
-        { method: 'GET', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.read },
-        EntryBodySchema,
-      ),
-    );
+    return toEntry(await this.readFields(path, opts));
+  }
+
+  private async readFields(path: string, opts: CallOptions): Promise<EntryFields> {
+    const spec: RequestSpec = { method: 'GET', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.read };
+    const res = await this.http.request(spec);
+    return plainFields(this.http.parseJson(spec, res)) ?? this.http.parse(spec, res, EntryBodySchema);
   }
 
   private post<S extends Schema>(

@@ -52,19 +52,38 @@ export function renderStore(u: number, s: StoreRec): Record<string, unknown> {
   };
 }
 
-/** A full DataStoreEntry (Create, Get, Update, Increment), its fields in the order of the live samples. */
-export function renderEntry(ctx: Ctx, name: Named, entry: EntryRec, v: VersionRec): Record<string, unknown> {
+/** A full DataStoreEntry (Create, Get, Update, Increment) as JSON text, its fields in the order of the live samples. */
+export function renderEntry(ctx: Ctx, name: Named, entry: EntryRec, v: VersionRec): string {
+  const kept = answers.get(v);
+  if (kept?.path === name.path && kept.id === name.id && kept.createdAt === entry.createdAt) return kept.text;
   const { id, ...revision } = renderRevision(name, entry, v);
-  const text = ctx.app.store.content(entry, v).value.toString('utf8');
-  return {
-    ...revision,
-    value: JSON.parse(text, (_k, x: unknown) =>
-      typeof x === 'number' ? Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, x)) : x,
-    ) as unknown,
-    id,
-    users: (JSON.parse(v.uids) as number[]).map((n) => `users/${n}`),
-    attributes: v.attrs === undefined ? {} : (JSON.parse(v.attrs) as unknown),
-  };
+  const users = JSON.stringify((JSON.parse(v.uids) as number[]).map((n) => `users/${n}`));
+  const text =
+    `${JSON.stringify(revision).slice(0, -1)},"value":${valueText(ctx, entry, v)},"id":${JSON.stringify(id)},` +
+    `"users":${users},"attributes":${v.attrs ?? '{}'}}`;
+  if (text.length <= KEPT_TEXT_MAX) answers.set(v, { ...name, createdAt: entry.createdAt, text });
+  return text;
+}
+
+/**
+ * The last answer made for a version, kept when small: a version never changes, so reading it again (as an export
+ * does) sends the same text.
+ */
+const answers = new WeakMap<VersionRec, Named & { createdAt: number; text: string }>();
+const KEPT_TEXT_MAX = 8 * 1024;
+
+/** Digits enough to pass 2^53, or an exponent: a number that may need clamping. */
+const MAYBE_BIG = /\d{16}|\d[eE]/;
+
+/** The stored text parsed and written again: compact, numbers clamped to ±2^53 (that pass only when needed). */
+function valueText(ctx: Ctx, entry: EntryRec, v: VersionRec): string {
+  const stored = ctx.app.store.content(entry, v).value.toString('utf8');
+  const value: unknown = MAYBE_BIG.test(stored)
+    ? JSON.parse(stored, (_k, x: unknown) =>
+        typeof x === 'number' ? Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, x)) : x,
+      )
+    : JSON.parse(stored);
+  return JSON.stringify(value);
 }
 
 /** The fields of a revision, as List Revisions gives them (with `@<revision>` on path and id). */

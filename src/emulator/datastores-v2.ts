@@ -48,7 +48,7 @@ import {
 } from './datastores-v2-shapes';
 import { parseTime } from './clock';
 import { ApiError, invalid } from './errors';
-import { readJson, requireScope, sendJson, type Ctx, type Route } from './http';
+import { readJson, requireScope, sendJson, sendJsonText, type Ctx, type Route } from './http';
 import { flag, text } from './params';
 import { RATES, type RateRule } from './ratelimit';
 import { bySeq, current, versionById, VERSION_ID, type EntryRec, type VersionRec } from './records';
@@ -135,7 +135,7 @@ function get(ctx: Ctx): void {
   if (!v || v.deleted) throw entryNotFound();
   const shown = revision !== undefined ? v.id : suffix?.startsWith('latest:') ? suffix : undefined;
   const name = shown === undefined ? t.name : { path: `${t.name.path}@${shown}`, id: `${t.name.id}@${shown}` };
-  sendJson(ctx, 200, renderEntry(ctx, name, entry!, v));
+  sendJsonText(ctx, 200, renderEntry(ctx, name, entry!, v));
 }
 
 async function create(ctx: Ctx): Promise<void> {
@@ -157,7 +157,7 @@ async function create(ctx: Ctx): Promise<void> {
   const body = parseEntryBody(await readJson(ctx, BODY_LIMIT));
   if (current(entryOf(ctx, t))) throw invalid('Entry already exists.');
   const { entry, v } = writeVersion(ctx, t, body.value, body.meta);
-  sendJson(ctx, 200, renderEntry(ctx, t.name, entry, v));
+  sendJsonText(ctx, 200, renderEntry(ctx, t.name, entry, v));
 }
 
 /** Refuses a write whose etag does not match the current revision (or names a key that does not exist). */
@@ -174,7 +174,7 @@ async function update(ctx: Ctx): Promise<void> {
   if (!before && !allowMissing && body.etag === undefined) throw entryNotFound();
   checkEtag(ctx, body.etag, before);
   const { entry, v } = writeVersion(ctx, t, body.value, body.meta);
-  sendJson(ctx, 200, renderEntry(ctx, t.name, entry, v));
+  sendJsonText(ctx, 200, renderEntry(ctx, t.name, entry, v));
 }
 
 function deleteEntry(ctx: Ctx): void {
@@ -200,7 +200,7 @@ async function increment(ctx: Ctx): Promise<void> {
     throw invalid('The existing value is not a whole number, so it cannot be incremented.');
   const result = Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, (stored as number) + amount));
   const { entry, v } = writeVersion(ctx, t, Buffer.from(String(result)), meta);
-  sendJson(ctx, 200, renderEntry(ctx, t.name, entry, v));
+  sendJsonText(ctx, 200, renderEntry(ctx, t.name, entry, v));
 }
 
 function listRevisions(ctx: Ctx): void {

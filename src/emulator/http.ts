@@ -106,7 +106,11 @@ export function send(ctx: Ctx, status: number, headers: Record<string, string>, 
 }
 
 export function sendJson(ctx: Ctx, status: number, value: unknown, headers?: Record<string, string>): void {
-  const body = JSON.stringify(value);
+  sendJsonText(ctx, status, JSON.stringify(value), headers);
+}
+
+/** An answer whose JSON text is already made. */
+export function sendJsonText(ctx: Ctx, status: number, body: string, headers?: Record<string, string>): void {
   send(
     ctx,
     status,

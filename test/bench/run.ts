@@ -1,7 +1,7 @@
 // npm run bench [-- <name>...]: builds, runs each benchmark in its own process, prints its figures, and after a
 // full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
-// paging, ratelimit, timemachine (test/bench/timeMachine.ts). Not part of npm test: the figures depend on the
-// machine, so nothing here fails a build.
+// paging, ratelimit, timemachine (test/bench/timeMachine.ts), exportv2 (exportV2.ts), budgetshare (budgetShare.ts).
+// Not part of npm test: the figures depend on the machine, so nothing here fails a build.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,9 +10,9 @@ import { createInterface } from 'node:readline';
 import * as esbuild from 'esbuild';
 import { parseResult, ROOT, type BenchResult } from './support';
 
-const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelimit', 'timemachine'];
+const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelimit', 'timemachine', 'exportv2'];
 /** Benchmarks whose source file is not named `<name>.ts`. */
-const SOURCES: Record<string, string> = { timemachine: 'timeMachine' };
+const SOURCES: Record<string, string> = { timemachine: 'timeMachine', exportv2: 'exportV2' };
 
 /**
  * The node arguments that run a benchmark. Each runs bundled by esbuild, as the extension ships our code (tsx would

@@ -85,13 +85,22 @@ export function tempDir(name: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `ue-bench-${name}-`));
 }
 
-/** Fills `store` with `n` entries (values of about 150 bytes) through the bulk import. */
-export async function seedStore(client: OpenApiClient, store: string, n: number, dir: string): Promise<void> {
+/**
+ * Fills `store` with `n` entries (values of about 150 bytes) through the bulk import. Each value's id is beyond 2^53
+ * unless `safeIds`: cloud v2 reads clamp such numbers, so a v2 export reads those values again through v1.
+ */
+export async function seedStore(
+  client: OpenApiClient,
+  store: string,
+  n: number,
+  dir: string,
+  safeIds = false,
+): Promise<void> {
   const file = path.join(dir, `${store}-seed.ndjson`);
   const out = fs.createWriteStream(file);
   for (let i = 0; i < n; i++) {
     const key = `Player_${String(i).padStart(7, '0')}`;
-    const value = `{"coins":${(i * 137) % 5000},"level":${1 + (i % 60)},"items":["sword","shield","potion"],"id":${10n ** 18n + BigInt(i)},"name":"player ${i}"}`;
+    const value = `{"coins":${(i * 137) % 5000},"level":${1 + (i % 60)},"items":["sword","shield","potion"],"id":${safeIds ? 10 ** 12 + i : 10n ** 18n + BigInt(i)},"name":"player ${i}"}`;
     if (
       !out.write(`{"scope":"global","key":"${key}","value":${value},"attributes":{"seed":true},"userIds":[${i}]}\n`)
     ) {

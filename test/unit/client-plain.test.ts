@@ -1,9 +1,12 @@
-// The hand-checked readers of List Entries and List Entry Versions pages (bulk engines read thousands): the schemas'
-// output for every shape they take, and through the client the schemas' ResponseShapeError for a bad one.
+// The hand-checked readers of List Entries and List Entry Versions pages and of v2 entries (bulk engines read
+// thousands): the schemas' output for every shape they take, and through the client the schemas' ResponseShapeError
+// for a bad one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ResponseShapeError } from '../../src/api';
+import { plainEntriesPage, plainEntry, toEntry } from '../../src/api/datastoresV2';
 import { plainKeysPage, plainVersionsPage } from '../../src/api/read';
+import { EntryBodySchema, ListEntriesV2Schema } from '../../src/api/schemasV2';
 import { ListEntriesSchema, ListEntryVersionsSchema } from '../../src/api/schemas';
 import { rejection } from './support/client';
 import { sharedEmulator } from './support/emulator';
@@ -110,5 +113,88 @@ describe('bad pages through the client', () => {
     const err = await rejection(() => shared.client.datastores.listEntries({ universeId: U, datastoreName: 'S' }));
     assert.ok(err instanceof ResponseShapeError, String(err));
     assert.equal(err.field, 'keys[1].key');
+  });
+});
+
+describe('hand-checked v2 entry answers', () => {
+  const body = {
+    path: 'universes/1/data-stores/S/scopes/global/entries/k',
+    createTime: '2024-07-22T19:06:55.829Z',
+    revisionId: '08DCAA81744A406E.0000000001.08DCAA81744A406E.01',
+    revisionCreateTime: '2024-07-22T19:06:55.829Z',
+    state: 'ACTIVE',
+    etag: '08DCAA81744A406E.0000000001.08DCAA81744A406E.01',
+    value: { Iron: 50, list: [1, 'two', null] },
+    id: 'k',
+    users: ['users/45348281'],
+    attributes: { tag: 'vip' },
+  };
+  const drop = (...names: string[]) => Object.fromEntries(Object.entries(body).filter(([k]) => !names.includes(k)));
+
+  it('give the entry the schema gives: users and attributes left out, values of every kind, fields unknown', () => {
+    const bodies = [
+      body,
+      drop('users', 'attributes'),
+      drop('createTime', 'revisionCreateTime', 'state', 'etag', 'id'),
+      { ...body, value: null },
+      { ...body, value: 'text' },
+      { ...body, value: 0, users: [] },
+      { ...body, extra: { more: true } },
+    ];
+    for (const b of bodies) {
+      const plain = plainEntry(b);
+      assert.ok(plain, JSON.stringify(b));
+      assert.deepStrictEqual(plain, toEntry(EntryBodySchema.parse(b)));
+    }
+  });
+
+  it('leave any other shape to the schema', () => {
+    const bodies = [
+      drop('value'),
+      drop('revisionId'),
+      { ...body, users: null },
+      { ...body, users: ['45348281'] },
+      { ...body, users: ['users/99999999999999999999'] },
+      { ...body, attributes: null },
+      { ...body, attributes: [] },
+      { ...body, etag: null },
+      { ...body, createTime: 5 },
+      [],
+    ];
+    for (const b of bodies) assert.equal(plainEntry(b), undefined, JSON.stringify(b));
+  });
+});
+
+describe('hand-checked v2 List Entries pages', () => {
+  const item = { path: 'universes/1/data-stores/S/scopes/global/entries/k', id: 'k' };
+  const read = (page: { dataStoreEntries: { path: string; id?: string }[]; nextPageToken?: string }) => ({
+    items: page.dataStoreEntries.map((e) => [e.path, e.id]),
+    next: page.nextPageToken,
+  });
+
+  it('give the paths, ids and token the schema gives', () => {
+    const pages = [
+      { dataStoreEntries: [item], nextPageToken: 'next' },
+      { dataStoreEntries: [item, { path: item.path }], nextPageToken: '' },
+      { dataStoreEntries: [], nextPageToken: null },
+      {},
+    ];
+    for (const page of pages) {
+      const plain = plainEntriesPage(page);
+      assert.ok(plain, JSON.stringify(page));
+      assert.deepStrictEqual(read(plain), read(ListEntriesV2Schema.parse(page)));
+    }
+  });
+
+  it('leave any other shape to the schema', () => {
+    const pages = [
+      { dataStoreEntries: [{ ...item, users: ['users/1'] }] },
+      { dataStoreEntries: [{ ...item, id: 5 }] },
+      { dataStoreEntries: [{ id: 'k' }] },
+      { dataStoreEntries: {} },
+      { dataStoreEntries: [item], nextPageToken: 3 },
+      [],
+    ];
+    for (const page of pages) assert.equal(plainEntriesPage(page), undefined, JSON.stringify(page));
   });
 });

@@ -3,7 +3,7 @@
 // line cut short by a stop, and continues with the keys not yet written. An entry that cannot be read (a value that
 // is not JSON, a key that is not valid Unicode, ...) is listed in `<file>.failures.ndjson` and the export goes on.
 import * as fsp from 'node:fs/promises';
-import type { EntryArgs, EntryBytes, EntryKey } from '../datastores';
+import type { EntryArgs, EntryKey } from '../datastores';
 import { V2_BUDGET } from '../datastoresV2';
 import { entryService, type ApiVersion } from '../entryService';
 import {
@@ -229,39 +229,46 @@ async function exportWith(
     allScopes: args.allScopes,
     limit: args.pageSize ?? (v2 ? 256 : 100),
   };
-  const v1 = (a: EntryArgs): Promise<EntryBytes> => client.datastores.getEntryBytes(a, call);
-  const get = !v2
-    ? v1
-    : (a: EntryArgs): Promise<EntryBytes> =>
-        client.datastoresV2.getEntry(a, call).then(
-          (e) => (e.raw.includes(CLAMPED) ? v1(a) : e),
-          (error: unknown) => {
-            if (error instanceof NeedsV1Error) return v1(a);
-            throw error;
-          },
-        );
   const readBudget = v2 ? V2_BUDGET.read : undefined;
   const listBudget = v2 ? V2_BUDGET.list : undefined;
   // Per entry: no async frame and no object spread, as this runs once per key. The value's bytes go into the file as
   // the service sent them when that is what its text would be written as (nearly always), else its text.
+  const addressOf = (k: EntryKey): EntryArgs => ({ universeId, datastoreName, scope: k.scope, entryKey: k.key });
+  const readV1 = (k: EntryKey): Promise<Written | Failed> =>
+    client.datastores.getEntryBytes(addressOf(k), call).then((e) =>
+      e.json
+        ? {
+            head: entryLineHead(k.scope, k.key),
+            value: valueBytesFit(e.raw) ? e.raw : lineValue(e.raw.toString('utf8')),
+            tail: entryLineTail(e.attributes, e.userIds, e.version),
+          }
+        : failureLine(k, 'The value is not JSON'),
+    );
+  // v2 gives the value as compact JSON text, which a line holds as it is.
+  const readV2 = (k: EntryKey): Promise<Written | Failed> =>
+    client.datastoresV2.getEntryText(addressOf(k), call).then(
+      (e) =>
+        e.text.includes(CLAMPED)
+          ? readV1(k)
+          : {
+              head: entryLineHead(k.scope, k.key),
+              value: e.text,
+              tail: entryLineTail(e.attributes, e.userIds, e.version),
+            },
+      (error: unknown) => {
+        if (error instanceof NeedsV1Error) return readV1(k);
+        throw error;
+      },
+    );
+  const readOne = v2 ? readV2 : readV1;
   const read = (k: EntryKey): Promise<Written | Failed | undefined> =>
     scheduler
-      .run(() => get({ universeId, datastoreName, scope: k.scope, entryKey: k.key }), readBudget)
-      .then(
-        (e) =>
-          e.json
-            ? {
-                head: entryLineHead(k.scope, k.key),
-                value: valueBytesFit(e.raw) ? e.raw : lineValue(e.raw.toString('utf8')),
-                tail: entryLineTail(e.attributes, e.userIds, e.version),
-              }
-            : failureLine(k, 'The value is not JSON'),
-        (error: unknown) => {
-          if (error instanceof NotFoundError) return undefined;
-          if (stopsExport(error)) throw error;
-          return failureLine(k, error instanceof Error ? error.message : String(error));
-        },
-      );
+      .run(() => readOne(k), readBudget)
+      .then(undefined, (error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        if (stopsExport(error)) throw error;
+        return failureLine(k, error instanceof Error ? error.message : String(error));
+      });
 
   // The first page is on its way while the files are made ready (a failure to list is met where the pages are read).
   const first = scheduler.run(
