@@ -10,9 +10,23 @@ import { createInterface } from 'node:readline';
 import * as esbuild from 'esbuild';
 import { parseResult, ROOT, type BenchResult } from './support';
 
-const BENCHMARKS = ['extension', 'serve', 'export', 'upload', 'paging', 'ratelimit', 'timemachine', 'exportv2'];
+const BENCHMARKS = [
+  'extension',
+  'serve',
+  'export',
+  'upload',
+  'paging',
+  'ratelimit',
+  'timemachine',
+  'exportv2',
+  'budgetshare',
+];
 /** Benchmarks whose source file is not named `<name>.ts`. */
-const SOURCES: Record<string, string> = { timemachine: 'timeMachine', exportv2: 'exportV2' };
+const SOURCES: Record<string, string> = {
+  timemachine: 'timeMachine',
+  exportv2: 'exportV2',
+  budgetshare: 'budgetShare',
+};
 
 /**
  * The node arguments that run a benchmark. Each runs bundled by esbuild, as the extension ships our code (tsx would
