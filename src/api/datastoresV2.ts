@@ -114,6 +114,29 @@ function rfc3339(time: string | Date): string {
   return d.toISOString();
 }
 
+/** A page of List Data Stores or List Entries: names under a prefix, deleted ones only when asked. */
+function listSpec(
+  path: string,
+  max: number,
+  args: { limit?: number; prefix?: string; showDeleted?: boolean },
+  pageToken: string | undefined,
+  opts: CallOptions,
+): RequestSpec {
+  return {
+    method: 'GET',
+    path,
+    query: {
+      maxPageSize: pageSize(args.limit, max),
+      pageToken,
+      filter: prefixFilter(args.prefix),
+      showDeleted: args.showDeleted || undefined,
+    },
+    retry: 'idempotent',
+    signal: opts.signal,
+    budget: V2_BUDGET.list,
+  };
+}
+
 /** Both bounds inclusive. */
 function timeFilter(start: string | undefined, end: string | undefined): string | undefined {
   const parts = [];
@@ -293,22 +316,8 @@ export class DataStoresV2Api {
   /** Without showDeleted, a page may come back empty with a token; iteration goes on through it. */
   listDataStores(args: ListDataStoresV2Args, opts: CallOptions = {}): PagePromise<DataStoreSummary> {
     return pagePromise(async (pageToken) => {
-      const page = await this.http.json(
-        {
-          method: 'GET',
-          path: this.storesPath(args.universeId),
-          query: {
-            maxPageSize: pageSize(args.limit, MAX_PAGE.stores),
-            pageToken,
-            filter: prefixFilter(args.prefix),
-            showDeleted: args.showDeleted || undefined,
-          },
-          retry: 'idempotent',
-          signal: opts.signal,
-          budget: V2_BUDGET.list,
-        },
-        ListDataStoresV2Schema,
-      );
+      const spec = listSpec(this.storesPath(args.universeId), MAX_PAGE.stores, args, pageToken, opts);
+      const page = await this.http.json(spec, ListDataStoresV2Schema);
       return { items: page.dataStores.map(toSummary), next: page.nextPageToken };
     }, args.cursor);
   }
@@ -466,19 +475,7 @@ export class DataStoresV2Api {
     const scope = args.allScopes ? undefined : (args.scope ?? 'global');
     return pagePromise(async (pageToken) => {
       const path = this.entriesPath(args, args.allScopes);
-      const spec: RequestSpec = {
-        method: 'GET',
-        path,
-        query: {
-          maxPageSize: pageSize(args.limit, MAX_PAGE.entries),
-          pageToken,
-          filter: prefixFilter(args.prefix),
-          showDeleted: args.showDeleted || undefined,
-        },
-        retry: 'idempotent',
-        signal: opts.signal,
-        budget: V2_BUDGET.list,
-      };
+      const spec = listSpec(path, MAX_PAGE.entries, args, pageToken, opts);
       const res = await this.http.request(spec);
       const page = plainEntriesPage(this.http.parseJson(spec, res)) ?? this.http.parse(spec, res, ListEntriesV2Schema);
       const items = page.dataStoreEntries.map((item, i) => {

@@ -6,9 +6,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { AuthError, exportDataStore, failuresFileFor, importDataStore } from '../../src/api';
-import { API_KEY, makeClient, rejection } from './support/client';
-import { sharedEmulator, TestEmulator } from './support/emulator';
+import { AuthError, exportDataStore, failuresFileFor, importDataStore, type OpenApiClient } from '../../src/api';
+import { makeClient, rejection } from './support/client';
+import { limitedAfter, sharedEmulator } from './support/emulator';
 import { sendJson, startFixture } from './support/fixture';
 
 const U = 7070;
@@ -62,6 +62,12 @@ async function seed(store: string): Promise<void> {
     });
   }
 }
+
+/** Writes 20 small entries into `store`, one at a time. */
+const seedSlow = (store: string) => async (client: OpenApiClient) => {
+  for (let i = 0; i < 20; i++)
+    await client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: `s${i}`, value: i });
+};
 
 async function seedMany(store: string, n: number): Promise<void> {
   await Promise.all(
@@ -198,24 +204,7 @@ describe('export', () => {
 describe('export under a tiny rate limit', () => {
   it('finishes with zero failures, pacing itself from the x-ratelimit-* figures instead of meeting 429s', async () => {
     // Seed without limits, then serve the same data with 6 reads per 1-second window: 20 entries and 1 page need four.
-    const data = fs.mkdtempSync(path.join(dir, 'data-'));
-    const seeder = await TestEmulator.start({ dataDir: data, apiKeys: [{ key: API_KEY }] });
-    const seedClient = makeClient(seeder.url).client;
-    try {
-      for (let i = 0; i < 20; i++)
-        await seedClient.datastores.setEntry({ universeId: U, datastoreName: 'Slow', entryKey: `s${i}`, value: i });
-    } finally {
-      await seedClient.close();
-      await seeder.close();
-    }
-
-    const limited = await TestEmulator.start({
-      dataDir: data,
-      apiKeys: [{ key: API_KEY }],
-      rateLimits: true,
-      rateLimitScale: 0.02,
-      rateLimitWindowScale: 1 / 60,
-    });
+    const limited = await limitedAfter(fs.mkdtempSync(path.join(dir, 'data-')), 0.02, seedSlow('Slow'));
     const limitedClient = makeClient(limited.url).client;
     try {
       const out = file('slow.ndjson');
@@ -262,25 +251,8 @@ describe('export through cloud v2', () => {
   });
 
   it('under the v2 limits, lists and reads, each paced by its own budget, meet no 429', async () => {
-    // 6 reads and 6 lists a 1-second window: 20 entries need four windows of reads. Were the list's figures taken
-    // for the reads' (or the reverse), the reads would meet 429s or wait on a budget not theirs.
-    const data = fs.mkdtempSync(path.join(dir, 'data-v2-'));
-    const seeder = await TestEmulator.start({ dataDir: data, apiKeys: [{ key: API_KEY }] });
-    const seedClient = makeClient(seeder.url).client;
-    try {
-      for (let i = 0; i < 20; i++)
-        await seedClient.datastores.setEntry({ universeId: U, datastoreName: 'SlowV2', entryKey: `s${i}`, value: i });
-    } finally {
-      await seedClient.close();
-      await seeder.close();
-    }
-    const limited = await TestEmulator.start({
-      dataDir: data,
-      apiKeys: [{ key: API_KEY }],
-      rateLimits: true,
-      rateLimitScale: 0.02,
-      rateLimitWindowScale: 1 / 60,
-    });
+    // 6 reads and 6 lists a 1-second window: 20 entries need four windows of reads.
+    const limited = await limitedAfter(fs.mkdtempSync(path.join(dir, 'data-v2-')), 0.02, seedSlow('SlowV2'));
     const limitedClient = makeClient(limited.url).client;
     try {
       const out = file('slow-v2.ndjson');

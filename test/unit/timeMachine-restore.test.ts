@@ -17,7 +17,7 @@ import {
   type RestoreAction,
 } from '../../src/api';
 import { API_KEY, makeClient, rejection } from './support/client';
-import { TestEmulator } from './support/emulator';
+import { limitedAfter, TestEmulator } from './support/emulator';
 
 const U = 5151;
 const START = Date.parse('2024-03-01T10:00:00.000Z');
@@ -321,13 +321,9 @@ describe('a restore under the rate limits', () => {
   // Its speed (at most 1.1 x writes / limit) is a benchmark's to measure, not a test's: tests assert no wall-clock time.
   it('restores 300 keys paced by the limits, another writer changing 20 of them meanwhile: those skipped, none overwritten', async () => {
     // History and plan without limits; the run on the same data with 150 writes per 1-second window.
-    const data = fs.mkdtempSync(path.join(dir, 'data-'));
     const keys = Array.from({ length: 300 }, (_, i) => `k${String(i).padStart(3, '0')}`);
     const plan = planFile('limited');
-    const seeder = await TestEmulator.start({ dataDir: data, apiKeys: [{ key: API_KEY }] });
-    const seedClient = makeClient(seeder.url).client;
-    let then: Date;
-    try {
+    const limited = await limitedAfter(fs.mkdtempSync(path.join(dir, 'data-')), 0.5, async (seedClient) => {
       const put300 = async (text: string, userIds: number[]) => {
         for (let i = 0; i < keys.length; i += 20) {
           await Promise.all(
@@ -345,22 +341,11 @@ describe('a restore under the rate limits', () => {
       };
       await put300('then', [1]);
       await new Promise((r) => setTimeout(r, 5));
-      then = new Date();
+      const then = new Date();
       await new Promise((r) => setTimeout(r, 5));
       await put300('now', []);
       const summary = await planRestore(seedClient, { universeId: U, datastoreName: 'Limited' }, then, plan);
       assert.equal(summary.write, 300);
-    } finally {
-      await seedClient.close();
-      await seeder.close();
-    }
-
-    const limited = await TestEmulator.start({
-      dataDir: data,
-      apiKeys: [{ key: API_KEY }],
-      rateLimits: true,
-      rateLimitScale: 0.5,
-      rateLimitWindowScale: 1 / 60,
     });
     const runner = makeClient(limited.url).client;
     const writer = makeClient(limited.url, { retry: { maxAttempts: 10, baseDelayMs: 50, maxDelayMs: 1000 } }).client;

@@ -77,6 +77,32 @@ export class TestEmulator {
   }
 }
 
+/**
+ * An emulator with the documented limits on, scaled by `scale`, in windows of a second, over the data `seed` wrote
+ * in `dataDir` through an emulator without limits.
+ */
+export async function limitedAfter(
+  dataDir: string,
+  scale: number,
+  seed: (client: OpenApiClient) => Promise<void>,
+): Promise<TestEmulator> {
+  const seeder = await TestEmulator.start({ dataDir, apiKeys: [{ key: API_KEY }] });
+  const client = makeClient(seeder.url).client;
+  try {
+    await seed(client);
+  } finally {
+    await client.close();
+    await seeder.close();
+  }
+  return TestEmulator.start({
+    dataDir,
+    apiKeys: [{ key: API_KEY }],
+    rateLimits: true,
+    rateLimitScale: scale,
+    rateLimitWindowScale: 1 / 60,
+  });
+}
+
 /** One emulator and client for a test file: started before its tests, reset before each test, closed after. */
 export function sharedEmulator(opts: EmulatorOptions = { apiKeys: [{ key: API_KEY }] }): {
   emulator: TestEmulator;
