@@ -18,6 +18,7 @@ import { copyKey } from './commands/copyKey';
 import { copyVersion } from './commands/copyVersion';
 import { deleteDataStore, hideDeletedStores, showDeletedStores, undeleteDataStore } from './commands/deleteDataStore';
 import { deleteEntry } from './commands/deleteEntry';
+import { hideDeletedEntries, showDeletedEntries } from './commands/deletedEntries';
 import { editMetadata } from './commands/editMetadata';
 import { exportDataStore } from './commands/exportDataStore';
 import { fieldHistory } from './commands/fieldHistory';
@@ -33,6 +34,7 @@ import { restoreToTime } from './commands/restoreToTime';
 import { restoreVersion } from './commands/restoreVersion';
 import { saveEntry } from './commands/saveEntry';
 import { takeSnapshot } from './commands/snapshot';
+import { undeleteEntry } from './commands/undeleteEntry';
 import { undoRestore } from './commands/undoRestore';
 import { EntryDocuments } from './documents';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
@@ -49,6 +51,7 @@ const commands: readonly DataStoresCommand[] = [
   goToKey,
   newEntry,
   deleteEntry,
+  undeleteEntry,
   incrementEntry,
   editMetadata,
   copyKey,
@@ -65,6 +68,8 @@ const commands: readonly DataStoresCommand[] = [
   undeleteDataStore,
   showDeletedStores,
   hideDeletedStores,
+  showDeletedEntries,
+  hideDeletedEntries,
   compareWithTime,
   compareStores,
   fieldHistory,

@@ -14,6 +14,7 @@ import {
   importDataStore,
   NotFoundError,
   notFoundAs,
+  PreconditionFailedError,
   newestVersions,
   planCopy,
   planRestore,
@@ -96,7 +97,7 @@ export interface EntryChange {
   version?: string;
 }
 
-/** What is known of a listed key: the service lists deleted keys too until they are purged. */
+/** What is known of a listed key: v1 lists deleted keys too until they are purged, cloud v2 when asked. */
 export type KeyState = 'live' | 'deleted';
 
 /** Where the last snapshot time of each universe is kept. */
@@ -155,6 +156,7 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly keyStates = new Map<string, KeyState>();
   private readonly moments = new Map<string, Date>();
   private readonly storesWithDeleted = new Set<string>();
+  private readonly storesWithDeletedEntries = new Set<string>();
 
   constructor(
     private readonly connections: Connections,
@@ -238,16 +240,30 @@ export class DataStoresModel implements vscode.Disposable {
     return undeleted;
   }
 
-  /** A page of keys under the store's filter; the keys not known yet are then checked for deletion. */
+  /**
+   * A page of keys under the store's filter (cloud v2: deleted keys only while they are shown); the keys not known
+   * yet are then checked for deletion.
+   */
   async listKeys(store: StoreRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryKey>> {
     const client = await this.client(store);
-    const page = await this.keysPage(client, store, cursor, signal);
+    const page = await this.keysPage(store, cursor, this.deletedEntriesShown(store), signal);
     void this.probe(
       client,
       page.items.map((k) => ({ ...store, scope: k.scope, key: k.key })),
       signal,
     );
     return page;
+  }
+
+  /** Whether the store lists its deleted keys on cloud v2 (v1 lists them whatever this says). */
+  deletedEntriesShown(store: StoreRef): boolean {
+    return this.storesWithDeletedEntries.has(storeKey(store));
+  }
+
+  setDeletedEntriesShown(store: StoreRef, shown: boolean): void {
+    if (shown) this.storesWithDeletedEntries.add(storeKey(store));
+    else this.storesWithDeletedEntries.delete(storeKey(store));
+    this.storeChanged.fire(store);
   }
 
   /** The moment a store's time view shows (Open at Time); undefined when it has none. */
@@ -276,7 +292,8 @@ export class DataStoresModel implements vscode.Disposable {
     const client = await this.client(store);
     const { universeId, datastoreName } = store;
     for (;;) {
-      const page = await this.keysPage(client, store, cursor, signal);
+      // Deleted keys too: a key deleted since the moment held an entry then.
+      const page = await this.keysPage(store, cursor, true, signal);
       const items: KeyComparison[] = [];
       const opts = { signal, concurrency: PROBES_IN_FLIGHT };
       for await (const c of compareWithTime(client, { universeId, datastoreName, keys: page.items }, time, opts))
@@ -286,13 +303,15 @@ export class DataStoresModel implements vscode.Disposable {
     }
   }
 
-  /** The store's keys under its filter, in listing order, at most `limit`. */
+  /**
+   * The store's keys under its filter, deleted ones included (the time machine restores them), in listing order, at
+   * most `limit`.
+   */
   async keyList(store: StoreRef, limit: number, signal: AbortSignal): Promise<EntryKey[]> {
-    const client = await this.client(store);
     const keys: EntryKey[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.keysPage(client, store, cursor, signal);
+      const page = await this.keysPage(store, cursor, true, signal);
       keys.push(...page.items.slice(0, limit - keys.length));
       cursor = page.next;
     } while (cursor && keys.length < limit);
@@ -363,6 +382,18 @@ export class DataStoresModel implements vscode.Disposable {
       { signal },
     );
     return page.items[0];
+  }
+
+  /** The newest version that is not a deletion; undefined when none is left (versions are kept 30 days). */
+  async lastLiveVersion(a: EntryAddress, signal: AbortSignal): Promise<EntryVersion | undefined> {
+    const client = await this.client(a);
+    for await (const v of client.datastores.listEntryVersions(
+      { ...entryRequest(a), sortOrder: 'Descending' },
+      { signal },
+    )) {
+      if (!v.deleted) return v;
+    }
+    return undefined;
   }
 
   /** The entry as it was at `time` (cloud v2: one request; v1: two); undefined when it had no value then. */
@@ -580,22 +611,36 @@ export class DataStoresModel implements vscode.Disposable {
 
   /**
    * Writes an old version's value, attributes and user ids as a new version, conditioned on the current one: a
-   * change made meanwhile is reported, not overwritten. A deleted entry is re-created.
+   * change made meanwhile is reported, not overwritten. A deleted entry is re-created; with `whileDeleted`, only if
+   * it is deleted (a key that holds a value is then a PreconditionFailedError).
    */
-  async restore(a: EntryAddress, versionId: string, signal: AbortSignal): Promise<EntryVersion> {
+  async restore(
+    a: EntryAddress,
+    versionId: string,
+    signal: AbortSignal,
+    { whileDeleted = false } = {},
+  ): Promise<EntryVersion> {
     const client = await this.client(a);
     const old = await client.datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
-    const current = await client.datastores.getEntry(entryRequest(a), { signal }).catch(notFoundAs(undefined));
-    const written = await client.datastores.setEntry(
-      {
-        ...entryRequest(a),
-        raw: old.raw,
-        attributes: old.attributes,
-        userIds: old.userIds,
-        ...(current ? { matchVersion: current.version } : { exclusiveCreate: true }),
-      },
-      { signal },
-    );
+    const current = whileDeleted
+      ? undefined
+      : await client.datastores.getEntry(entryRequest(a), { signal }).catch(notFoundAs(undefined));
+    const written = await client.datastores
+      .setEntry(
+        {
+          ...entryRequest(a),
+          raw: old.raw,
+          attributes: old.attributes,
+          userIds: old.userIds,
+          ...(current ? { matchVersion: current.version } : { exclusiveCreate: true }),
+        },
+        { signal },
+      )
+      .catch((error: unknown) => {
+        // A refused create: the key holds a value.
+        if (!current && error instanceof PreconditionFailedError) this.setKeyState(a, 'live');
+        throw error;
+      });
     this.written(a, written.version);
     return written;
   }
@@ -616,6 +661,7 @@ export class DataStoresModel implements vscode.Disposable {
         allScopes: all,
         file,
         resume,
+        api: this.apiVersion(store),
       },
       opts,
     );
@@ -687,20 +733,9 @@ export class DataStoresModel implements vscode.Disposable {
     this.keyStateChanged.fire(a);
   }
 
-  private async lastLiveVersion(a: EntryAddress, signal: AbortSignal): Promise<EntryVersion | undefined> {
-    const client = await this.client(a);
-    for await (const v of client.datastores.listEntryVersions(
-      { ...entryRequest(a), sortOrder: 'Descending' },
-      { signal },
-    )) {
-      if (!v.deleted) return v;
-    }
-    return undefined;
-  }
-
   /**
    * Checks which listed keys are deleted (the newest version of each), a few at a time, while the rate limit leaves
-   * room for twice as many reads: the service lists deleted keys like live ones. A failed check leaves a key unknown.
+   * room for twice as many reads: a listing does not say which keys are deleted. A failed check leaves a key unknown.
    */
   private async probe(client: OpenApiClient, keys: EntryAddress[], signal: AbortSignal): Promise<void> {
     const unknown = keys.filter((a) => !this.keyStates.has(entryKey(a)));
@@ -728,15 +763,19 @@ export class DataStoresModel implements vscode.Disposable {
     return { client: await this.client(side.store), ...storeKeys(side.store, side.filter) };
   }
 
-  /** A page of List Entries under the store's filter (scope and prefix). */
-  private keysPage(
-    client: OpenApiClient,
+  /**
+   * A page of the store's keys under its filter (scope and prefix). Deleted keys are listed on v1 always, on cloud v2
+   * with `showDeleted`.
+   */
+  private async keysPage(
     store: StoreRef,
     cursor: string | undefined,
+    showDeleted: boolean,
     signal: AbortSignal,
   ): Promise<Page<EntryKey>> {
     const keys = storeKeys(store, this.filter(store));
-    return client.datastores.listEntries({ ...keys, limit: settings().pageSize, cursor }, { signal });
+    const service = await this.service(store);
+    return service.listKeys({ ...keys, limit: settings().pageSize, cursor, showDeleted }, { signal });
   }
 
   private async service(u: UniverseRef): Promise<EntryService> {

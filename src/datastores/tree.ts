@@ -98,20 +98,28 @@ export class DataStoreNode implements PagedNode {
   item(): vscode.TreeItem {
     if (this.deleted) return this.deletedItem();
     const { scope, prefix } = this.model.filter(this.ref);
+    const v2 = this.model.apiVersion(this.ref) === 'v2';
+    const deletedShown = v2 && this.model.deletedEntriesShown(this.ref);
     const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.Collapsed);
     // Short, so the default side bar's width shows it whole; the tooltip says it in words.
     const shown = scope === allScopes ? t`all scopes` : scope;
-    item.description = prefix ? `${shown} · ${prefix}*` : shown;
+    item.description = [shown, prefix ? `${prefix}*` : '', deletedShown ? t`deleted shown` : '']
+      .filter(Boolean)
+      .join(' · ');
     item.iconPath = new vscode.ThemeIcon('archive');
     item.tooltip = [
       this.store.name,
       scope === allScopes ? t`All scopes` : t`Scope: ${scope}`,
       prefix ? t`Keys starting with "${prefix}"` : '',
+      deletedShown ? t`Deleted entries are listed, marked deleted, until they are purged` : '',
       this.store.createdTime ? t`Created ${localAndUtc(this.store.createdTime)}` : '',
     ]
       .filter(Boolean)
       .join('\n');
-    item.contextValue = this.readOnly ? 'dataStore.readOnly' : 'dataStore';
+    // Cloud v2 hides deleted entries unless asked (v1 lists them always), so only its rows offer the toggle.
+    item.contextValue = this.readOnly
+      ? 'dataStore.readOnly'
+      : ['dataStore', v2 && 'v2', deletedShown && 'deletedShown'].filter(Boolean).join('.');
     return item;
   }
 
@@ -315,7 +323,7 @@ export class EntryNode implements PagedNode {
     if (!entry) {
       return [
         t`${this.entry.key} (scope ${this.entry.scope})`,
-        t`Deleted in the service. Its versions are kept for 30 days: expand it and restore one.`,
+        t`Deleted in the service. Its versions are kept for 30 days: Undelete Entry writes back its last value, or expand it and restore one.`,
       ].join('\n');
     }
     return [

@@ -15,6 +15,18 @@ export function notJsonEntryRead(times: number) {
   };
 }
 
+/** An entry read through cloud v2 (the sandbox) answered with a body cut short, for the next `times` reads. */
+export function cutShortEntryReadV2(times: number) {
+  return {
+    method: 'GET',
+    path: '@latest',
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: '{"path":"universes/1/data-stores/Inventory/scopes/global/entries/k","value":{"coins":',
+    times,
+  };
+}
+
 /** Adds a fault to the emulator at `baseUrl`. */
 export async function addFault(baseUrl: string, fault: object): Promise<void> {
   const res = await fetch(`${baseUrl}/_emulator/faults`, {

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
+import { deletedEntriesUiTest } from './deletedEntriesUi';
 import { entriesUiTest } from './entriesUi';
 import { keysUiTest } from './keysUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
@@ -58,5 +59,6 @@ export const UI_TESTS: UiTest[] = [
   entriesUiTest(RESULTS_DIR),
   sandboxUiTest(RESULTS_DIR),
   keysUiTest(RESULTS_DIR),
+  deletedEntriesUiTest(RESULTS_DIR),
   walkthroughUiTest(RESULTS_DIR),
 ];

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { ROOT } from '../../scripts/code-server';
-import { addFault, notJsonEntryRead } from './faults';
+import { addFault, cutShortEntryReadV2 } from './faults';
 import { launchBrowser, Workbench } from './workbench';
 
 const RESULTS = path.join(ROOT, 'test-results');
@@ -304,7 +304,7 @@ async function backups(w: Walker): Promise<void> {
   const page = w.page;
   const sandboxUrl = await w.sandboxStores();
   // Another writer's value that is not JSON, played back by the sandbox for the next entry read.
-  await addFault(sandboxUrl, notJsonEntryRead(1));
+  await addFault(sandboxUrl, cutShortEntryReadV2(1));
   await w.menu(w.row('Inventory'), 'Export…');
   await acceptSaveDialog(w);
   await w.pause(800);

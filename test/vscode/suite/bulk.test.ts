@@ -11,7 +11,7 @@ import type { TestContext } from '../../../src/extension';
 import { allScopes } from '../../../src/datastores/model';
 import type { DataStoreNode } from '../../../src/datastores/tree';
 import type { TreeNode } from '../../../src/core/tree/node';
-import { addFault, notJsonEntryRead } from '../faults';
+import { addFault, cutShortEntryReadV2 } from '../faults';
 import { extensionApi, ScriptedUi, until } from './support';
 
 const label = (n: TreeNode) => String(n.item().label);
@@ -72,9 +72,22 @@ suite('export and import', () => {
     ctx.datastores.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'inventory.ndjson');
     answer().on('saveDialog', /^Export Inventory \(all scopes\)$/, vscode.Uri.file(file));
+    ctx.log.info('test: the export starts');
     const result = (await vscode.commands.executeCommand('universeExplorer.exportDataStore', store)) as ExportResult;
     assert.deepEqual(ui.messages('error'), []);
     assert.equal(result?.exported, INVENTORY_ENTRIES);
+    // The sandbox speaks cloud v2: the export lists and reads through it, 256 keys a page.
+    const logged = ctx.log.lines();
+    const requests = logged.slice(logged.lastIndexOf('test: the export starts')).join('\n');
+    assert.match(
+      requests,
+      /GET \/cloud\/v2\/universes\/123456\/data-stores\/Inventory\/scopes\/-\/entries\?maxPageSize/,
+    );
+    assert.match(
+      requests,
+      /GET \/cloud\/v2\/universes\/123456\/data-stores\/Inventory\/scopes\/\w+\/entries\/[^?\s]+@latest/,
+    );
+    assert.doesNotMatch(requests, /datastores\/v1/);
     assert.deepEqual(JSON.parse(lines(file)[0]), {
       export: { universeId: 123456, datastoreName: 'Inventory', allScopes: true },
     });
@@ -178,7 +191,7 @@ suite('export and import', () => {
   test('an entry that cannot be read is listed with its reason in a failures file; the export goes on and says so', async () => {
     const store = await sandboxStore('Inventory');
     const file = path.join(dir, 'with-failure.ndjson');
-    await addFault(ctx.connections.get('sandbox')!.baseUrl, notJsonEntryRead(1));
+    await addFault(ctx.connections.get('sandbox')!.baseUrl, cutShortEntryReadV2(1));
     answer()
       .on('saveDialog', /^Export Inventory \(scope global\)$/, vscode.Uri.file(file))
       .on('warn', /could not be read/, 'Open Failures');
@@ -193,7 +206,7 @@ suite('export and import', () => {
     assert.equal(failures.length, 1);
     assert.equal(failures[0].scope, 'global');
     assert.ok(!entryLines(file).some((l) => JSON.parse(l).key === failures[0].key), 'the failed entry was exported');
-    assert.match(JSON.stringify(failures[0]), /not JSON/);
+    assert.match(JSON.stringify(failures[0]), /not valid JSON/);
     await until(
       'the failures file open',
       () => vscode.window.activeTextEditor?.document.uri.fsPath === `${file}.failures.ndjson`,

@@ -1,13 +1,15 @@
 // Data stores through a cloud v2 connection: Take Snapshot (and its offer before a restore), Delete Data Store… with
-// its typed confirmation and Undo, deleted stores shown and undeleted, an entry opened at a time in one request, and
-// a save that keeps users and attributes; a v1 connection says how to switch. Against the emulator over real HTTP.
+// its typed confirmation and Undo, deleted stores shown and undeleted, deleted entries hidden until shown and
+// undeleted (with Undo), an entry opened at a time in one request, and a save that keeps users and attributes; a v1
+// connection says how to switch, and lists deleted entries always. Against the emulator over real HTTP.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { OpenApiClient } from '../../../src/api';
+import { NotFoundError, type OpenApiClient } from '../../../src/api';
 import { localTime } from '../../../src/core/time';
 import type { TreeNode } from '../../../src/core/tree/node';
+import { versionTime } from '../../../src/datastores/uris';
 import type { TestContext } from '../../../src/extension';
 import type { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
@@ -21,6 +23,7 @@ const V1NAME = 'V1 Only';
 const HOUR = 3_600_000;
 /** The history starts three hours ago, so a moment between its writes lies in the past. */
 const START = Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR + 5 * 60_000;
+const BIN_META = { userIds: [77], attributes: { bin: true } };
 const label = (n: TreeNode) => String(n.item().label);
 const kind = (n: TreeNode) => String(n.item().contextValue ?? '');
 
@@ -47,6 +50,14 @@ suite('data stores through cloud v2', () => {
   const group = async (connection = NAME, universe = `Universe ${U}`) =>
     child(await child(await child(undefined, connection), universe), 'Data Stores');
   const stores = async () => ctx.tree.getChildren(await group());
+  const bin = async (connection = NAME) => child(await group(connection), 'Bin');
+  const keys = async (store: TreeNode) => (await ctx.tree.getChildren(store)).map(label);
+  /** The row of a key, once the check of its newest version has marked it deleted. */
+  async function deletedRow(store: TreeNode, key: string): Promise<TreeNode> {
+    const row = await child(store, key);
+    await until(`${key} marked deleted`, () => kind(row) === 'entry.deleted');
+    return row;
+  }
 
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
@@ -57,8 +68,14 @@ suite('data stores through cloud v2', () => {
     await client.datastores.setEntry({ ...at('Players', 'p1'), value: { coins: 1 }, ...meta });
     await client.datastores.setEntry({ ...at('Doomed', 'k'), value: 1 });
     await client.datastores.setEntry({ ...at('Other', 'k', U2), value: 1 });
+    await client.datastores.setEntry({ ...at('Bin', 'kept'), value: 1 });
+    await client.datastores.setEntry({ ...at('Bin', 'gone'), value: { hp: 5 }, ...BIN_META });
+    // Written and deleted in one hour: once the hour is over, only the deletion is kept.
+    await client.datastores.setEntry({ ...at('Bin', 'lost'), value: 1 });
+    await client.datastores.deleteEntry(at('Bin', 'lost'));
     await emulator.advanceClock(2 * HOUR);
     await client.datastores.setEntry({ ...at('Players', 'p1'), value: { coins: 2 }, ...meta });
+    await client.datastores.deleteEntry(at('Bin', 'gone'));
     await service.connect(ctx, NAME, [{ id: U }, { id: U2 }], 'v2');
     await service.connect(ctx, V1NAME, [{ id: U }], 'v1');
   });
@@ -110,10 +127,7 @@ suite('data stores through cloud v2', () => {
       .on('info', /^Deleted data store Doomed\. It can be undeleted until /, undefined);
     ctx.ui = ui;
     await vscode.commands.executeCommand('universeExplorer.deleteDataStore', await child(await group(), 'Doomed'));
-    assert.deepEqual(
-      (await stores()).map(label),
-      ['Other', 'Players'].filter((n) => n !== 'Other'),
-    );
+    assert.deepEqual((await stores()).map(label), ['Bin', 'Players']);
     await assert.rejects(client.datastores.getEntry(at('Doomed', 'k')));
 
     await vscode.commands.executeCommand('universeExplorer.showDeletedStores', await group());
@@ -123,7 +137,7 @@ suite('data stores through cloud v2', () => {
     assert.equal((await group()).item().description, 'deleted shown');
 
     await vscode.commands.executeCommand('universeExplorer.undeleteDataStore', doomed);
-    assert.equal(kind(await child(await group(), 'Doomed')), 'dataStore');
+    assert.equal(kind(await child(await group(), 'Doomed')), 'dataStore.v2');
     assert.equal((await client.datastores.getEntry(at('Doomed', 'k'))).value, 1);
     await vscode.commands.executeCommand('universeExplorer.hideDeletedStores', await group());
     assert.equal((await group()).item().description, undefined);
@@ -158,6 +172,93 @@ suite('data stores through cloud v2', () => {
     assert.equal(await editor.document.save(), true);
     const read = await client.datastores.getEntry(at('Players', 'p1'));
     assert.deepEqual([read.value, read.userIds, read.attributes], [{ coins: 3 }, [1234], { tier: 'gold' }]);
+  });
+
+  test('deleted entries are hidden until Show Deleted Entries; Undelete Entry brings one back whole, Undo deletes it again', async () => {
+    assert.equal(kind(await bin()), 'dataStore.v2');
+    assert.deepEqual(await keys(await bin()), ['kept']);
+
+    await vscode.commands.executeCommand('universeExplorer.showDeletedEntries', await bin());
+    assert.equal(kind(await bin()), 'dataStore.v2.deletedShown');
+    assert.equal((await bin()).item().description, 'global · deleted shown');
+    assert.deepEqual(await keys(await bin()), ['gone', 'kept', 'lost']);
+    const gone = await deletedRow(await bin(), 'gone');
+
+    const versions = await client.datastores.listEntryVersions({ ...at('Bin', 'gone'), sortOrder: 'Descending' });
+    const last = versions.items.find((v) => !v.deleted)!;
+    const ui = new ScriptedUi().on('info', /^Undeleted "gone"/, undefined);
+    ctx.ui = ui;
+    await vscode.commands.executeCommand('universeExplorer.undeleteEntry', gone);
+    assert.deepEqual(ui.messages('info'), [
+      `Undeleted "gone" in Bin (its version of ${versionTime(last.createdTime)}).`,
+    ]);
+    const back = await client.datastores.getEntry(at('Bin', 'gone'));
+    assert.deepEqual([back.value, back.userIds, back.attributes], [{ hp: 5 }, BIN_META.userIds, BIN_META.attributes]);
+    await until('gone shown live', () => kind(gone) === 'entry');
+
+    // Deleted again, undeleted, then Undo from the confirmation.
+    const undo = new ScriptedUi()
+      .on('warn', /^Delete "gone"/, 'Delete')
+      .on('info', /^Deleted "gone"/, undefined)
+      .on('info', /^Undeleted "gone"/, 'Undo');
+    ctx.ui = undo;
+    await vscode.commands.executeCommand('universeExplorer.deleteEntry', gone);
+    const again = await deletedRow(await bin(), 'gone');
+    await vscode.commands.executeCommand('universeExplorer.undeleteEntry', again);
+    await until('the undelete undone', () => undo.messages('info').includes('"gone" is deleted again.'));
+    assert.deepEqual(undo.messages('error'), []);
+    await assert.rejects(client.datastores.getEntry(at('Bin', 'gone')), NotFoundError);
+    await until('gone shown deleted', () => kind(again) === 'entry.deleted');
+
+    await vscode.commands.executeCommand('universeExplorer.hideDeletedEntries', await bin());
+    assert.equal(kind(await bin()), 'dataStore.v2');
+    assert.equal((await bin()).item().description, 'global');
+    assert.deepEqual(await keys(await bin()), ['kept']);
+  });
+
+  test('Undelete Entry leaves a key written meanwhile as it is, and says when no version is left', async () => {
+    await client.datastores.setEntry({ ...at('Bin', 'twice'), value: 1 });
+    await client.datastores.deleteEntry(at('Bin', 'twice'));
+    await vscode.commands.executeCommand('universeExplorer.showDeletedEntries', await bin());
+    const twice = await deletedRow(await bin(), 'twice');
+    await client.datastores.setEntry({ ...at('Bin', 'twice'), value: 2 });
+    const ui = new ScriptedUi();
+    ctx.ui = ui;
+    await vscode.commands.executeCommand('universeExplorer.undeleteEntry', twice);
+    await until('the warning', () => ui.messages('warn').length === 1);
+    assert.equal(
+      ui.messages('warn')[0],
+      '"twice" in Bin holds a value again: it was written since it was deleted, so it was left as it is.',
+    );
+    assert.equal((await client.datastores.getEntry(at('Bin', 'twice'))).value, 2);
+    assert.equal(kind(twice), 'entry');
+
+    await vscode.commands.executeCommand('universeExplorer.undeleteEntry', await deletedRow(await bin(), 'lost'));
+    await until('the message', () => ui.messages('info').length === 1);
+    assert.equal(ui.messages('info')[0], '"lost" in Bin has no version left to undelete; versions are kept 30 days.');
+    await assert.rejects(client.datastores.getEntry(at('Bin', 'lost')), NotFoundError);
+    assert.deepEqual(ui.messages('error'), []);
+    await vscode.commands.executeCommand('universeExplorer.hideDeletedEntries', await bin());
+  });
+
+  test('on a v1 connection deleted entries are listed always: no toggle, and Undelete Entry works', async () => {
+    await client.datastores.setEntry({ ...at('Bin', 'v1gone'), value: [1], ...BIN_META });
+    await client.datastores.deleteEntry(at('Bin', 'v1gone'));
+    // The row's context value offers neither Show nor Hide Deleted Entries (test/unit/menus.test.ts).
+    assert.equal(kind(await bin(V1NAME)), 'dataStore');
+    assert.equal((await bin(V1NAME)).item().description, 'global');
+    const row = await deletedRow(await bin(V1NAME), 'v1gone');
+    const ui = new ScriptedUi();
+    ctx.ui = ui;
+    await vscode.commands.executeCommand('universeExplorer.showDeletedEntries', await bin(V1NAME));
+    await until('the refusal', () => ui.messages('error').length === 1);
+    assert.match(ui.messages('error')[0], /Bin is read through v1, which lists deleted entries always/);
+
+    await vscode.commands.executeCommand('universeExplorer.undeleteEntry', row);
+    await until('the confirmation', () => ui.messages('info').length === 1);
+    assert.match(ui.messages('info')[0], /^Undeleted "v1gone" in Bin \(its version of .*\)\.$/);
+    const back = await client.datastores.getEntry(at('Bin', 'v1gone'));
+    assert.deepEqual([back.value, back.userIds, back.attributes], [[1], BIN_META.userIds, BIN_META.attributes]);
   });
 
   test('on a v1 connection, Take Snapshot says it needs cloud v2 and how to switch', async () => {
