@@ -7,6 +7,7 @@ import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
 import { Connections, SANDBOX_ID } from './core/connections';
 import { Log } from './core/log';
+import { SerialMemento } from './core/state';
 import { StatusBar } from './core/statusBar';
 import { useTranslator } from './core/text';
 import type { TreeNode } from './core/tree/node';
@@ -51,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   useTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = new Log();
   const ui = new SwitchableUi();
-  const connections = new Connections(context, log);
+  // Every part writes globalState through this one object: VS Code loses an update made while another is on its way.
+  const globalState = new SerialMemento(context.globalState);
+  const connections = new Connections(context, globalState, log);
   const tree = new UniverseTree(connections);
   const view = vscode.window.createTreeView('universeExplorer.universes', {
     treeDataProvider: tree,
@@ -61,8 +64,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const core = { connections, ui, log, tree };
   const datastores = activateDataStores({ ...core, view, workspaceState: context.workspaceState, status });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
-  const assets = activateAssets({ ...core, view, state: context.globalState });
-  const sandbox = activateSandbox({ context, connections, ui, log, status });
+  const assets = activateAssets({ ...core, view, state: globalState });
+  const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
   // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
   const introduceDemoAssets = (): void => {
     if (connections.get(SANDBOX_ID)) void assets.model.introduce(SANDBOX_ID, demoAssets);

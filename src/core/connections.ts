@@ -32,7 +32,10 @@ export const SANDBOX_ID = 'sandbox';
 const stateKey = 'universeExplorer.connections';
 const secretKey = (id: string) => `universeExplorer.apiKey.${id}`;
 
-/** Connections live in globalState; their API keys only in SecretStorage. */
+/**
+ * Connections live in globalState, through the SerialMemento every part of the extension writes it with (a write of
+ * another part could drop a connection otherwise: core/state.ts); their API keys only in SecretStorage.
+ */
 export class Connections implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -45,12 +48,13 @@ export class Connections implements vscode.Disposable {
   private sandbox: Connection | undefined;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    private readonly context: Pick<vscode.ExtensionContext, 'secrets'>,
+    private readonly state: vscode.Memento,
     private readonly log: Log,
   ) {}
 
   list(): Connection[] {
-    const saved = this.context.globalState.get<Connection[]>(stateKey, []);
+    const saved = this.state.get<Connection[]>(stateKey, []);
     return this.sandbox ? [this.sandbox, ...saved] : saved;
   }
 
@@ -153,11 +157,11 @@ export class Connections implements vscode.Disposable {
   }
 
   private persisted(): Connection[] {
-    return this.context.globalState.get<Connection[]>(stateKey, []);
+    return this.state.get<Connection[]>(stateKey, []);
   }
 
   private async save(connections: Connection[]): Promise<void> {
-    await this.context.globalState.update(stateKey, connections);
+    await this.state.update(stateKey, connections);
     this.changed.fire();
   }
 

@@ -15,13 +15,15 @@ import { Sandbox } from './sandbox';
 
 export function activateSandbox(deps: {
   context: vscode.ExtensionContext;
+  /** globalState, written one update at a time (core/state.ts). */
+  state: vscode.Memento;
   connections: Connections;
   ui: Ui;
   log: Log;
   status: StatusBar;
 }) {
-  const { context, connections, ui, log, status } = deps;
-  const sandbox = new Sandbox(context, connections, log, status);
+  const { context, state, connections, ui, log, status } = deps;
+  const sandbox = new Sandbox(context, state, connections, log, status);
   // Tabs and panels of the sandbox restored after a window reload start it when they need it.
   const startOnDemand = (allowed: boolean) =>
     connections.startOnDemand(SANDBOX_ID, allowed ? () => sandbox.start() : undefined);

@@ -37,7 +37,9 @@ export class Sandbox implements vscode.Disposable {
   private starting: Promise<Connection> | undefined;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    private readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionPath'>,
+    /** globalState, through the SerialMemento every part of the extension writes it with (core/state.ts). */
+    private readonly state: vscode.Memento,
     private readonly connections: Connections,
     private readonly log: Log,
     private readonly status: Pick<StatusBar, 'during'>,
@@ -160,7 +162,7 @@ export class Sandbox implements vscode.Disposable {
    * may win the race for the folder: its emulator is then used.
    */
   private async spawnEmulator(): Promise<string> {
-    const preferred = this.context.globalState.get<number>(portKey);
+    const preferred = this.state.get<number>(portKey);
     let url: string;
     try {
       url = await this.runEmulator(preferred ?? 0);
@@ -169,7 +171,7 @@ export class Sandbox implements vscode.Disposable {
       this.log.warn(`Local Sandbox: port ${preferred} could not be used (${reason(error)}); taking a free one`);
       url = await this.runEmulator(0);
     }
-    await this.context.globalState.update(portKey, Number(new URL(url).port));
+    await this.state.update(portKey, Number(new URL(url).port));
     return url;
   }
 

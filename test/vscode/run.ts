@@ -208,11 +208,28 @@ async function runUi(tools: Tools, b: Browser): Promise<void> {
   if (allOk && !args.has('--keep')) fs.rmSync(dirs.root, { recursive: true, force: true });
 }
 
-/** Keeps the newest few run dirs (failed runs leave theirs for reading). */
+/** Whether the run that made a run dir (`<name>-<date>-<time>-<pid>`) is still going. */
+function runGoing(dir: string): boolean {
+  const pid = Number(/-(\d+)$/.exec(dir)?.[1]);
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Keeps the newest few run dirs (failed runs leave theirs for reading), by their time, not their name (`suite-…`
+ * sorts before `ui-…`), and never one whose run is still going (another run in this checkout).
+ */
 function pruneRuns(keep = 6): void {
   if (!fs.existsSync(RUNS_DIR)) return;
-  const old = fs.readdirSync(RUNS_DIR).sort().slice(0, -keep);
-  for (const d of old) fs.rmSync(path.join(RUNS_DIR, d), { recursive: true, force: true });
+  const stamp = (d: string) => d.replace(/^[a-z]+-/, '');
+  const byTime = fs.readdirSync(RUNS_DIR).sort((a, b) => stamp(a).localeCompare(stamp(b)));
+  for (const d of byTime.slice(0, -keep).filter((d) => !runGoing(d)))
+    fs.rmSync(path.join(RUNS_DIR, d), { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {

@@ -22,6 +22,13 @@ const description = (n: TreeNode) => String(n.item().description ?? '');
 const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
 const isAsset = (n: TreeNode): n is AssetNode => /^asset(\.|$)/.test(kind(n));
 const isVersion = (n: TreeNode): n is AssetVersionNode => kind(n).startsWith('assetVersion');
+/** Keeps the extension host's thread busy, as a loaded machine does. */
+function busy(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // spin
+  }
+}
 const file = (name: string) => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'assets', name);
 
 suite('assets in the editor', () => {
@@ -485,6 +492,57 @@ suite('assets in the editor', () => {
     assert.equal(doc.getText(), `${JSON.stringify(shown, null, 2)}\n`, 'the details document took typing');
     await vscode.commands.executeCommand('universeExplorer.copyAssetId', node);
     assert.deepEqual(ui.copied, [asset.assetId]);
+  });
+
+  test('globalState writes of the connections and the assets reach VS Code one at a time, and none is lost', async () => {
+    // VS Code keeps an extension's globalState as one object and echoes each write back whole: an update made while
+    // an earlier write's echo is on its way is dropped by it (microsoft/vscode#137132). On a loaded CI machine the
+    // suite's connection was lost so, to the Local Sandbox writing its demo assets. The extension hands VS Code one
+    // write at a time (core/state.ts); here two areas write together, and the extension host is held busy after
+    // the second, as on a loaded machine, so the first write's echo lands before the second is sent.
+    const state = ctx.extension.globalState;
+    const update = state.update;
+    let inFlight = 0;
+    let most = 0;
+    state.update = function (this: typeof state, key: string, value: unknown) {
+      most = Math.max(most, ++inFlight);
+      return Promise.resolve(update.call(this, key, value)).finally(() => inFlight--);
+    };
+    let racing: Connection | undefined;
+    try {
+      racing = await ctx.connections.add(
+        { name: 'Racing 0', baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: 7003 }] },
+        KEY,
+      );
+      const id = racing.id;
+      for (let round = 1; round <= 8; round++) {
+        const name = `Racing ${round}`;
+        const creator = { userId: String(round) };
+        const rename = () => ctx.connections.update({ ...ctx.connections.get(id)!, name });
+        const setCreator = () => ctx.assets.setCreator(id, creator);
+        const [first, second] = round % 2 ? [setCreator, rename] : [rename, setCreator];
+        const firstDone = first();
+        await new Promise((r) => setTimeout(r, 5)); // the first write on its way
+        const done = Promise.all([firstDone, second()]);
+        assert.equal(ctx.connections.get(id)?.name, name, `round ${round}: the rename is not read at once`);
+        busy(80);
+        await done;
+        // What VS Code stored is what its last echo brought.
+        const kept = state.get<Connection[]>('universeExplorer.connections', []).find((c) => c.id === id);
+        assert.equal(kept?.name, name, `round ${round}: the rename was lost`);
+        assert.deepEqual(
+          state.get(`universeExplorer.assetCreator.${id}`),
+          creator,
+          `round ${round}: the creator was lost`,
+        );
+      }
+    } finally {
+      state.update = update;
+      if (racing) await ctx.connections.remove(racing.id);
+    }
+    assert.equal(most, 1, 'two writes were on their way to VS Code at once');
+    assert.ok(!ctx.connections.get(racing.id));
+    assert.equal(ctx.assets.creator(racing.id), undefined);
   });
 
   test('Add Asset by ID checks the id with the service; Remove from List forgets it and leaves the service alone', async () => {
