@@ -62,7 +62,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   });
   const status = new StatusBar(connections, view);
   const core = { connections, ui, log, tree };
-  const datastores = activateDataStores({ ...core, view, workspaceState: context.workspaceState, status });
+  const datastores = activateDataStores({
+    ...core,
+    view,
+    workspaceState: context.workspaceState,
+    globalState,
+    status,
+  });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });

@@ -91,6 +91,8 @@ export function activateDataStores(deps: {
   log: Log;
   tree: UniverseTree;
   workspaceState: vscode.Memento;
+  /** globalState, written one update at a time (core/state.ts). */
+  globalState: vscode.Memento;
   status: BulkStatus;
   view: vscode.TreeView<TreeNode>;
 }) {
@@ -98,7 +100,7 @@ export function activateDataStores(deps: {
   const reveal = async (node: TreeNode): Promise<void> => {
     await view.reveal(node, { select: true, focus: true, expand: true });
   };
-  const model = new DataStoresModel(connections, deps.workspaceState);
+  const model = new DataStoresModel(connections, deps.workspaceState, deps.globalState);
   const saver: EntrySaver = new EntrySaver(model, ui, log, (uri): Promise<void> => files.refresh(uri));
   const files = new EntryFileSystem(model, saver);
   const documents = new EntryDocuments(model, files, saver, ui);

@@ -158,9 +158,14 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly storesWithDeleted = new Set<string>();
   private readonly storesWithDeletedEntries = new Set<string>();
 
+  /**
+   * `workspaceState` keeps the entries open in this workspace; `globalState` (written one update at a time:
+   * core/state.ts) what every window should know, the time of each universe's last snapshot.
+   */
   constructor(
     private readonly connections: Connections,
-    private readonly workspaceState: vscode.Memento,
+    workspaceState: vscode.Memento,
+    private readonly globalState: vscode.Memento,
   ) {
     this.documents = new OpenEntries(workspaceState);
   }
@@ -214,14 +219,14 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** When the universe's last snapshot was taken, as far as this machine has seen (ISO); undefined if never. */
   lastSnapshot(u: UniverseRef): string | undefined {
-    return this.workspaceState.get<Record<string, string>>(SNAPSHOTS_KEY, {})[universeKey(u)];
+    return this.globalState.get<Record<string, string>>(SNAPSHOTS_KEY, {})[universeKey(u)];
   }
 
   /** Takes a snapshot (at most one a UTC day: a later call answers the earlier one) and remembers its time. */
   async snapshot(u: UniverseRef, signal: AbortSignal): Promise<Snapshot> {
     const taken = await (await this.service(u)).snapshot(u.universeId, { signal });
-    const all = this.workspaceState.get<Record<string, string>>(SNAPSHOTS_KEY, {});
-    await this.workspaceState.update(SNAPSHOTS_KEY, { ...all, [universeKey(u)]: taken.latestSnapshotTime });
+    const all = this.globalState.get<Record<string, string>>(SNAPSHOTS_KEY, {});
+    await this.globalState.update(SNAPSHOTS_KEY, { ...all, [universeKey(u)]: taken.latestSnapshotTime });
     this.storesChanged.fire(u);
     return taken;
   }
