@@ -250,6 +250,27 @@ describe('export through cloud v2', () => {
     assert.deepEqual([v1Lists.length, v2Lists.length], [Math.ceil(607 / 100), Math.ceil(607 / 256)]);
   });
 
+  it('an answer that cannot be read is listed with a reason that names no request path', async () => {
+    await seedMany('Cut', 3);
+    await shared.emulator.fault({ method: 'GET', path: 'k0001@latest', status: 200, body: '{"path":"x","value":' });
+    const out = file('cut-v2.ndjson');
+    const result = await exportDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Cut',
+      file: out,
+      resume: false,
+      api: 'v2',
+    });
+    assert.deepEqual([result.exported, result.failed], [2, 1]);
+    const [failure] = fs
+      .readFileSync(result.failuresFile!, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { key: string; error: string });
+    assert.equal(failure.key, 'k0001');
+    assert.equal(failure.error, "The service's answer could not be read ((body): not valid JSON)");
+  });
+
   it('under the v2 limits, lists and reads, each paced by its own budget, meet no 429', async () => {
     // 6 reads and 6 lists a 1-second window: 20 entries need four windows of reads.
     const limited = await limitedAfter(fs.mkdtempSync(path.join(dir, 'data-v2-')), 0.02, seedSlow('SlowV2'));

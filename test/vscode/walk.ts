@@ -416,7 +416,7 @@ async function daily(w: Walker): Promise<void> {
   await w.shot('scope-season2');
 
   // The sandbox answers slowly (as a busy service would), so the export shows in the status bar.
-  await addFault(sandboxUrl, { method: 'GET', path: '/entries/entry', delayMs: 2000, times: 25 });
+  await addFault(sandboxUrl, { method: 'GET', path: '@latest', delayMs: 2000, times: 25 });
   await w.menu(w.row('Inventory'), 'Export…');
   await acceptSaveDialog(w);
   await w.pause(800);
@@ -580,7 +580,10 @@ async function openat(w: Walker): Promise<void> {
   await w.shot('closed');
 }
 
-/** Cloud v2 in the sandbox: a snapshot, a store deleted by its typed name and undeleted, an entry at a time. */
+/**
+ * Cloud v2 in the sandbox: a snapshot, a store deleted by its typed name and undeleted, an entry at a time, and a
+ * deleted entry shown on request and undeleted.
+ */
 async function v2(w: Walker): Promise<void> {
   const page = w.page;
   await w.sandboxStores();
@@ -616,6 +619,27 @@ async function v2(w: Walker): Promise<void> {
   await w.moment('15d', 'entry-moment');
   await w.pause(1500);
   await w.shot('entry-at-time');
+  await w.palette('View: Close All Editors');
+
+  // Deleted entries: hidden until asked for, then undeleted from the row, and the Undo.
+  await w.menu(w.row('Settings'), 'Show Deleted Entries');
+  const legacy = w.row('LegacyConfig');
+  await legacy.locator('.label-description', { hasText: 'deleted' }).waitFor({ timeout: 20_000 });
+  await legacy.hover();
+  await w.pause(1500);
+  await w.shot('deleted-entries-shown');
+  await legacy.getByRole('button', { name: 'Undelete Entry' }).click();
+  const undeleted = page.locator('.notification-toast', { hasText: 'Undeleted "LegacyConfig" in Settings' });
+  await undeleted.waitFor({ timeout: 20_000 });
+  await w.pause(500);
+  await w.shot('entry-undeleted');
+  await undeleted.getByRole('button', { name: 'Undo' }).click();
+  await page.locator('.notification-toast', { hasText: 'is deleted again' }).waitFor({ timeout: 20_000 });
+  await w.shot('undelete-undone');
+  await w.palette('Notifications: Clear All Notifications');
+  await w.menu(w.row('Settings'), 'Hide Deleted Entries');
+  await legacy.waitFor({ state: 'detached', timeout: 20_000 });
+  await w.shot('deleted-entries-hidden');
 }
 
 /** Two stores compared (Leaderboard against Inventory in the demo universe), then the differences copied. */

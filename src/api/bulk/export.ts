@@ -13,6 +13,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitedError,
+  ResponseShapeError,
   TimeoutError,
 } from '../errors';
 import type { OpenApiClient } from '../client';
@@ -104,6 +105,15 @@ function stopsExport(error: unknown): boolean {
  * number: it is read again through v1, which gives its exact text.
  */
 const CLAMPED = String(2 ** 53);
+
+/** Why an entry could not be read, without the request's path (a failures file is read by people). */
+function failureReason(error: unknown): string {
+  if (error instanceof ResponseShapeError) {
+    const at = error.message.indexOf(`: ${error.field}: `);
+    return `The service's answer could not be read (${at < 0 ? error.field : error.message.slice(at + 2)})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
 
 const HEADER_START = '{"export":';
 
@@ -267,7 +277,7 @@ async function exportWith(
       .then(undefined, (error: unknown) => {
         if (error instanceof NotFoundError) return undefined;
         if (stopsExport(error)) throw error;
-        return failureLine(k, error instanceof Error ? error.message : String(error));
+        return failureLine(k, failureReason(error));
       });
 
   // The first page is on its way while the files are made ready (a failure to list is met where the pages are read).
