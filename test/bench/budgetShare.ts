@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Agent } from 'undici';
 import { exportDataStore, OpenApiClient } from '../../src/api';
-import { API_KEY, fmt, main, newClient, report, seedStore, startEmulatorProcess, tempDir, U } from './support';
+import { API_KEY, fmt, main, report, seededData, startEmulatorProcess, tempDir, U } from './support';
 
 const CCU = 20;
 const READ_LIMIT = 300 + 40 * CCU; // v2 reads per window (reference 4.1)
@@ -20,13 +20,8 @@ const STORE = 'Shared';
 
 main(async () => {
   const dir = tempDir('budget-share');
-  const data = path.join(dir, 'data');
   try {
-    const seeder = await startEmulatorProcess(['--data', data]);
-    const seedClient = newClient(seeder.url);
-    await seedStore(seedClient, STORE, N, dir, true);
-    await seedClient.close();
-    await seeder.close();
+    const data = await seededData(dir, STORE, N, true);
 
     const emu = await startEmulatorProcess([
       '--data',

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { exportDataStore } from '../../src/api';
-import { fmt, main, newClient, report, seedStore, startEmulatorProcess, tempDir, U } from './support';
+import { fmt, main, newClient, report, seededData, startEmulatorProcess, tempDir, U } from './support';
 
 const SCALE = 0.5;
 const LIMIT_PER_MINUTE = 300 * SCALE; // the documented 300 reads a minute per universe, scaled
@@ -13,14 +13,9 @@ const STORE = 'Limited';
 
 main(async () => {
   const dir = tempDir('ratelimit');
-  const data = path.join(dir, 'data');
   try {
     // Seed without limits, then serve the same data with limits on.
-    const seeder = await startEmulatorProcess(['--data', data]);
-    const seedClient = newClient(seeder.url);
-    await seedStore(seedClient, STORE, N, dir);
-    await seedClient.close();
-    await seeder.close();
+    const data = await seededData(dir, STORE, N);
 
     const emu = await startEmulatorProcess([
       '--data',

@@ -113,6 +113,20 @@ export async function seedStore(
     throw new Error(`seeding wrote ${result.written} of ${n} entries (${result.failed} failed)`);
 }
 
+/** A data folder holding `store` with `n` entries (seedStore), written by an emulator process that is then stopped. */
+export async function seededData(dir: string, store: string, n: number, safeIds = false): Promise<string> {
+  const data = path.join(dir, 'data');
+  const seeder = await startEmulatorProcess(['--data', data]);
+  const client = newClient(seeder.url);
+  try {
+    await seedStore(client, store, n, dir, safeIds);
+  } finally {
+    await client.close();
+    await seeder.close();
+  }
+  return data;
+}
+
 /** Peak growth of RSS and heap over a baseline taken after a GC, sampled every 5 ms while `work` runs. */
 export async function peakMemoryGrowth<T>(work: () => Promise<T>): Promise<{ result: T; rss: number; heap: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -110,6 +110,23 @@ function menusOf(viewItem: string): { menu: string[]; inline: string[] } {
   };
 }
 
+/** A writable data store row's context menu (cloud v2 rows add the deleted entries toggle). */
+const STORE_MENU = [
+  'chooseScope',
+  'compareStores',
+  'compareWithTime',
+  'deleteDataStore',
+  'exportDataStore',
+  'filterEntries',
+  'goToKey',
+  'importDataStore',
+  'newEntry',
+  'openAtTime',
+  'refresh',
+  'restoreToTime',
+  'undoRestore',
+];
+
 /** Every context value a node of the Universes view takes, with the commands its menus must show. */
 const expected: Record<string, { menu: string[]; inline: string[] }> = {
   connection: {
@@ -133,59 +150,15 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   'dataStore.deleted': { menu: ['refresh', 'undeleteDataStore'], inline: ['refresh', 'undeleteDataStore'] },
   'dataStore.deleted.readOnly': { menu: ['refresh'], inline: ['refresh'] },
   dataStore: {
-    menu: [
-      'chooseScope',
-      'compareStores',
-      'compareWithTime',
-      'deleteDataStore',
-      'exportDataStore',
-      'filterEntries',
-      'goToKey',
-      'importDataStore',
-      'newEntry',
-      'openAtTime',
-      'refresh',
-      'restoreToTime',
-      'undoRestore',
-    ],
+    menu: STORE_MENU,
     inline: ['chooseScope', 'filterEntries', 'refresh'],
   },
   'dataStore.v2': {
-    menu: [
-      'chooseScope',
-      'compareStores',
-      'compareWithTime',
-      'deleteDataStore',
-      'exportDataStore',
-      'filterEntries',
-      'goToKey',
-      'importDataStore',
-      'newEntry',
-      'openAtTime',
-      'refresh',
-      'restoreToTime',
-      'showDeletedEntries',
-      'undoRestore',
-    ],
+    menu: [...STORE_MENU, 'showDeletedEntries'].sort(),
     inline: ['chooseScope', 'filterEntries', 'refresh'],
   },
   'dataStore.v2.deletedShown': {
-    menu: [
-      'chooseScope',
-      'compareStores',
-      'compareWithTime',
-      'deleteDataStore',
-      'exportDataStore',
-      'filterEntries',
-      'goToKey',
-      'hideDeletedEntries',
-      'importDataStore',
-      'newEntry',
-      'openAtTime',
-      'refresh',
-      'restoreToTime',
-      'undoRestore',
-    ],
+    menu: [...STORE_MENU, 'hideDeletedEntries'].sort(),
     inline: ['chooseScope', 'filterEntries', 'refresh'],
   },
   'dataStore.readOnly': {
