@@ -16,6 +16,7 @@ import { SwitchableUi, type Ui } from './core/ui';
 import { activateDataStores, dataStoresProbe } from './datastores';
 import { dataStoresKeys } from './datastores/keys';
 import type { DataStoresModel } from './datastores/model';
+import type { TimeMachine } from './datastores/timeMachine';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
 import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
@@ -33,6 +34,7 @@ export interface TestContext {
   view: vscode.TreeView<TreeNode>;
   extension: vscode.ExtensionContext;
   datastores: DataStoresModel;
+  timeMachine: TimeMachine;
   restrictions: RestrictionsModel;
   assets: AssetsModel;
   sandbox: Sandbox;
@@ -105,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     view,
     extension: context,
     datastores: datastores.model,
+    timeMachine: datastores.timeMachine,
     restrictions: restrictions.model,
     assets: assets.model,
     sandbox: sandbox.sandbox,

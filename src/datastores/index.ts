@@ -40,6 +40,7 @@ import { EntryDocuments } from './documents';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
 import { DataStoresModel } from './model';
 import { EntrySaver } from './save';
+import { TimeMachine } from './timeMachine';
 import { DataStoresGroupNode } from './tree';
 import { entryScheme, versionScheme } from './uris';
 import { followModel } from './view';
@@ -101,10 +102,11 @@ export function activateDataStores(deps: {
     await view.reveal(node, { select: true, focus: true, expand: true });
   };
   const model = new DataStoresModel(connections, deps.workspaceState, deps.globalState);
+  const timeMachine = new TimeMachine(model, connections);
   const saver: EntrySaver = new EntrySaver(model, ui, log, (uri): Promise<void> => files.refresh(uri));
   const files = new EntryFileSystem(model, saver);
   const documents = new EntryDocuments(model, files, saver, ui);
-  tree.addGroup((universe) => new DataStoresGroupNode(model, universe));
+  tree.addGroup((universe) => new DataStoresGroupNode(model, timeMachine, universe));
   const disposables: vscode.Disposable[] = [
     model,
     files,
@@ -115,7 +117,7 @@ export function activateDataStores(deps: {
       isReadonly: true,
     }),
     ...followModel(model, tree),
-    ...registerCommands({ ui, log, model, saver, documents, status, connections, reveal }, commands),
+    ...registerCommands({ ui, log, model, timeMachine, saver, documents, status, connections, reveal }, commands),
   ];
-  return { model, disposables };
+  return { model, timeMachine, disposables };
 }

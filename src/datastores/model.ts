@@ -5,27 +5,12 @@ import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import vscode = require('vscode');
 import {
-  auditFileFor,
-  compareStores,
-  compareWithTime,
-  estimateMs,
   exportDataStore,
-  fieldHistory,
   importDataStore,
   NotFoundError,
   notFoundAs,
   PreconditionFailedError,
-  newestVersions,
-  planCopy,
-  planRestore,
-  planUndo,
-  ratePerMinute,
-  runRestore,
   type BulkOptions,
-  type CompareOptions,
-  type CompareSide,
-  type CompareSummary,
-  type CopyPlanSummary,
   entryService,
   type ApiVersion,
   type DataStoreSummary,
@@ -35,24 +20,12 @@ import {
   type EntryVersion,
   type ExportCounts,
   type ExportResult,
-  type FieldChange,
-  type FieldHistoryOptions,
-  type FieldPath,
   type ImportCounts,
   type ImportMode,
   type ImportResult,
-  type KeyComparison,
-  type LiveSide,
   type OpenApiClient,
   type Page,
-  type RestoreCounts,
-  type RestorePlanSummary,
-  type RestoreRate,
-  type RestoreResult,
   type Snapshot,
-  type StoresComparison,
-  type StoresCounts,
-  type StoresSummary,
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
@@ -77,17 +50,6 @@ export interface StoreFilter {
   prefix: string;
 }
 
-/** The keys a time-machine command works on: one scope (or allScopes), a key prefix, and some keys or one player's. */
-export interface TimeSelection extends StoreFilter {
-  /** Only entries whose user ids include this user, now or at the time. */
-  userId?: number;
-  /** Only these keys. */
-  keys?: EntryKey[];
-}
-
-/** One side of Compare with Another Store: a store's keys under a filter, or an export file. */
-export type StoreSide = { store: StoreRef; filter: StoreFilter } | { file: string; prefix: string };
-
 /** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
 const RESTORED_KEYS_TOLD = 1000;
 
@@ -104,13 +66,13 @@ export type KeyState = 'live' | 'deleted';
 const SNAPSHOTS_KEY = 'universeExplorer.snapshots';
 
 /** Keys checked at once when a page of keys is listed, to mark the deleted ones. */
-const PROBES_IN_FLIGHT = 4;
+export const PROBES_IN_FLIGHT = 4;
 
 const universeKey = (u: UniverseRef) => `${u.connectionId}/${u.universeId}`;
-const storeKey = (s: StoreRef) => `${universeKey(s)}/${encodeURIComponent(s.datastoreName)}`;
+export const storeKey = (s: StoreRef) => `${universeKey(s)}/${encodeURIComponent(s.datastoreName)}`;
 
 /** A store's keys under a filter as the API's calls name them: one scope or every scope, and a key prefix. */
-function storeKeys(store: StoreRef, filter: StoreFilter) {
+export function storeKeys(store: StoreRef, filter: StoreFilter) {
   const all = filter.scope === allScopes;
   return {
     universeId: store.universeId,
@@ -127,12 +89,6 @@ export function sameStore(a: StoreRef, b: StoreRef): boolean {
 
 export function sameEntry(a: EntryAddress, b: EntryAddress): boolean {
   return entryKey(a) === entryKey(b);
-}
-
-/** The rate a restore's estimate assumes: the limit the connection last read, else the documented ones. */
-function restoreRate(client: OpenApiClient): RestoreRate {
-  const perMinute = ratePerMinute(client.rateLimit);
-  return perMinute ? { writesPerMinute: perMinute, readsPerMinute: perMinute } : {};
 }
 
 export class DataStoresModel implements vscode.Disposable {
@@ -154,7 +110,6 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly storePrefixes = new Map<string, string>();
   private readonly filters = new Map<string, StoreFilter>();
   private readonly keyStates = new Map<string, KeyState>();
-  private readonly moments = new Map<string, Date>();
   private readonly storesWithDeleted = new Set<string>();
   private readonly storesWithDeletedEntries = new Set<string>();
 
@@ -271,43 +226,6 @@ export class DataStoresModel implements vscode.Disposable {
     this.storeChanged.fire(store);
   }
 
-  /** The moment a store's time view shows (Open at Time); undefined when it has none. */
-  moment(store: StoreRef): Date | undefined {
-    return this.moments.get(storeKey(store));
-  }
-
-  /** Shows the store as it was at `time` under its row, or closes that view (no time). */
-  setMoment(store: StoreRef, time: Date | undefined): void {
-    if (time) this.moments.set(storeKey(store), time);
-    else this.moments.delete(storeKey(store));
-    this.storeChanged.fire(store);
-  }
-
-  /**
-   * A page of the store's keys under its filter as they were at `time`: each that held an entry then, with the
-   * version it held and what became of it since. Keys created since are left out; a page left empty by them is
-   * followed by the next one.
-   */
-  async listKeysAt(
-    store: StoreRef,
-    time: Date,
-    cursor: string | undefined,
-    signal: AbortSignal,
-  ): Promise<{ items: KeyComparison[]; next?: string }> {
-    const client = await this.client(store);
-    const { universeId, datastoreName } = store;
-    for (;;) {
-      // Deleted keys too: a key deleted since the moment held an entry then.
-      const page = await this.keysPage(store, cursor, true, signal);
-      const items: KeyComparison[] = [];
-      const opts = { signal, concurrency: PROBES_IN_FLIGHT };
-      for await (const c of compareWithTime(client, { universeId, datastoreName, keys: page.items }, time, opts))
-        if (c.status !== 'created') items.push(c);
-      if (items.length || !page.next) return { items, next: page.next };
-      cursor = page.next;
-    }
-  }
-
   /**
    * The store's keys under its filter, deleted ones included (the time machine restores them), in listing order, at
    * most `limit`.
@@ -404,112 +322,6 @@ export class DataStoresModel implements vscode.Disposable {
   /** The entry as it was at `time` (cloud v2: one request; v1: two); undefined when it had no value then. */
   async entryAt(a: EntryAddress, time: Date, signal: AbortSignal): Promise<Entry | undefined> {
     return (await this.service(a)).entryAt(a, time, { signal });
-  }
-
-  /** The entry's newest versions (deletions included), newest first, at most `limit`. */
-  async recentVersions(a: EntryAddress, limit: number, signal: AbortSignal): Promise<EntryVersion[]> {
-    return newestVersions(await this.client(a), a, limit, undefined, { signal });
-  }
-
-  // The time machine.
-
-  /** Each selected key of the store that held an entry at `time` or now, against then. */
-  async *compareWithTime(
-    store: StoreRef,
-    selection: TimeSelection,
-    time: Date,
-    opts: CompareOptions,
-  ): AsyncGenerator<KeyComparison, CompareSummary> {
-    const client = await this.client(store);
-    const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
-    return yield* compareWithTime(client, keys, time, opts);
-  }
-
-  /** The store names of a universe, in the service's order (at most `limit`). */
-  async storeNames(u: UniverseRef, limit: number, signal: AbortSignal): Promise<string[]> {
-    const client = await this.client(u);
-    const names: string[] = [];
-    for await (const s of client.datastores.listDataStores({ universeId: u.universeId }, { signal })) {
-      names.push(s.name);
-      if (names.length >= limit) break;
-    }
-    return names;
-  }
-
-  /** Each key of two stores (or a store and an export file), in key order, with what differs. */
-  async *compareStores(
-    source: StoreSide,
-    target: StoreSide,
-    opts: BulkOptions<StoresCounts>,
-  ): AsyncGenerator<StoresComparison, StoresSummary> {
-    return yield* compareStores(await this.side(source), await this.side(target), opts);
-  }
-
-  /** The dry run of Copy Differences: the plan that makes `target` hold `source`'s entries, with its estimate. */
-  async planCopy(
-    source: StoreSide,
-    target: { store: StoreRef; filter: StoreFilter },
-    planFile: string,
-    deleteExtra: boolean,
-    signal: AbortSignal,
-  ): Promise<CopyPlanSummary> {
-    const live = (await this.side(target)) as LiveSide;
-    const rate = restoreRate(live.client);
-    const summary = await planCopy(await this.side(source), live, planFile, { signal, deleteExtra, rate });
-    return { ...summary, estimateMs: estimateMs(summary, rate) };
-  }
-
-  /** The versions of an entry where the value at `path` changed, oldest first. */
-  async *fieldHistory(a: EntryAddress, path: FieldPath, opts: FieldHistoryOptions): AsyncGenerator<FieldChange> {
-    const client = await this.client(a);
-    yield* fieldHistory(
-      client,
-      { universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, key: a.key },
-      path,
-      opts,
-    );
-  }
-
-  /**
-   * The dry run of Restore to Time: writes the plan of what puts the selection back as it was at `time`, with its
-   * estimate at the rate limit the connection last read (the documented limits when none was read).
-   */
-  async planRestore(
-    store: StoreRef,
-    selection: TimeSelection,
-    time: Date,
-    planFile: string,
-    signal: AbortSignal,
-  ): Promise<RestorePlanSummary> {
-    const client = await this.client(store);
-    const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
-    const summary = await planRestore(client, keys, time, planFile, { signal, rate: restoreRate(client) });
-    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
-  }
-
-  /** The dry run of undoing a restore from its audit file (the plan goes next to it). */
-  async planUndo(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
-    const client = await this.client(store);
-    const summary = await planUndo(client, auditFile, undefined, { signal, rate: restoreRate(client) });
-    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
-  }
-
-  /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
-  async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
-    const client = await this.client(store);
-    try {
-      return await runRestore(client, planFile, opts);
-    } finally {
-      await this.restored(store, auditFileFor(planFile));
-    }
-  }
-
-  /** The connections that show a universe (where an audit file's restore can be undone). */
-  universeConnections(universeId: number): { connectionId: string; name: string }[] {
-    return this.connections
-      .list()
-      .filter((c) => c.universes.some((u) => u.id === universeId))
-      .map((c) => ({ connectionId: c.id, name: c.name }));
   }
 
   // Entries open as documents.
@@ -690,20 +502,35 @@ export class DataStoresModel implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    this.storesChanged.dispose();
-    this.storeChanged.dispose();
-    this.entryChanged.dispose();
-    this.keyStateChanged.dispose();
+  // What the time machine reads and tells through the model.
+
+  /** The client of the universe's connection. */
+  client(u: UniverseRef): Promise<OpenApiClient> {
+    return this.connections.client(u.connectionId);
   }
 
-  private written(a: EntryAddress, version: string): void {
-    this.setKeyState(a, 'live');
-    this.entryChanged.fire({ address: a, version });
+  /**
+   * A page of the store's keys under its filter (scope and prefix). Deleted keys are listed on v1 always, on cloud v2
+   * with `showDeleted`.
+   */
+  async keysPage(
+    store: StoreRef,
+    cursor: string | undefined,
+    showDeleted: boolean,
+    signal: AbortSignal,
+  ): Promise<Page<EntryKey>> {
+    const keys = storeKeys(store, this.filter(store));
+    const service = await this.service(store);
+    return service.listKeys({ ...keys, limit: settings().pageSize, cursor, showDeleted }, { signal });
+  }
+
+  /** Tells the views the store's keys changed (the time machine opened or closed its time view). */
+  storeDidChange(store: StoreRef): void {
+    this.storeChanged.fire(store);
   }
 
   /** Tells the views what a restore wrote: the store's list, and the keys in its audit file (the first ones). */
-  private async restored(store: StoreRef, auditFile: string): Promise<void> {
+  async restored(store: StoreRef, auditFile: string): Promise<void> {
     this.storeChanged.fire(store);
     if (!fs.existsSync(auditFile)) return;
     const lines = readline.createInterface({ input: fs.createReadStream(auditFile), crlfDelay: Infinity });
@@ -729,6 +556,18 @@ export class DataStoresModel implements vscode.Disposable {
     } finally {
       lines.close();
     }
+  }
+
+  dispose(): void {
+    this.storesChanged.dispose();
+    this.storeChanged.dispose();
+    this.entryChanged.dispose();
+    this.keyStateChanged.dispose();
+  }
+
+  private written(a: EntryAddress, version: string): void {
+    this.setKeyState(a, 'live');
+    this.entryChanged.fire({ address: a, version });
   }
 
   private setKeyState(a: EntryAddress, state: KeyState): void {
@@ -763,31 +602,7 @@ export class DataStoresModel implements vscode.Disposable {
     await Promise.all(Array.from({ length: PROBES_IN_FLIGHT }, worker));
   }
 
-  private async side(side: StoreSide): Promise<CompareSide> {
-    if ('file' in side) return { file: side.file, prefix: side.prefix || undefined };
-    return { client: await this.client(side.store), ...storeKeys(side.store, side.filter) };
-  }
-
-  /**
-   * A page of the store's keys under its filter (scope and prefix). Deleted keys are listed on v1 always, on cloud v2
-   * with `showDeleted`.
-   */
-  private async keysPage(
-    store: StoreRef,
-    cursor: string | undefined,
-    showDeleted: boolean,
-    signal: AbortSignal,
-  ): Promise<Page<EntryKey>> {
-    const keys = storeKeys(store, this.filter(store));
-    const service = await this.service(store);
-    return service.listKeys({ ...keys, limit: settings().pageSize, cursor, showDeleted }, { signal });
-  }
-
   private async service(u: UniverseRef): Promise<EntryService> {
     return entryService(await this.client(u), this.apiVersion(u));
-  }
-
-  private client(u: UniverseRef): Promise<OpenApiClient> {
-    return this.connections.client(u.connectionId);
   }
 }

@@ -17,6 +17,7 @@ import { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
 import type { EntryAddress } from './entryPath';
 import { allScopes, type DataStoresModel, type StoreRef, type UniverseRef } from './model';
+import type { TimeMachine } from './timeMachine';
 import { entryUri, versionTime, versionUri } from './uris';
 
 export class DataStoresGroupNode implements PagedNode {
@@ -25,6 +26,7 @@ export class DataStoresGroupNode implements PagedNode {
 
   constructor(
     readonly model: DataStoresModel,
+    readonly timeMachine: TimeMachine,
     readonly parent: UniverseNode,
   ) {
     this.id = `${parent.id}/datastores`;
@@ -56,7 +58,7 @@ export class DataStoresGroupNode implements PagedNode {
   }
 
   children(): Promise<TreeNode[]> {
-    return pagedChildren(this, this.pager, (store) => new DataStoreNode(this.model, this, store));
+    return pagedChildren(this, this.pager, (store) => new DataStoreNode(this.model, this.timeMachine, this, store));
   }
 
   reset(): void {
@@ -70,6 +72,7 @@ export class DataStoreNode implements PagedNode {
 
   constructor(
     readonly model: DataStoresModel,
+    readonly timeMachine: TimeMachine,
     readonly parent: DataStoresGroupNode,
     readonly store: DataStoreSummary,
   ) {
@@ -125,7 +128,7 @@ export class DataStoreNode implements PagedNode {
 
   /** The store as it was at the moment chosen with Open at Time, shown as its first child; undefined without one. */
   get atTime(): StoreAtTimeNode | undefined {
-    const time = this.model.moment(this.ref);
+    const time = this.timeMachine.moment(this.ref);
     if (time?.getTime() !== this.shownAt?.time.getTime()) this.shownAt = time && new StoreAtTimeNode(this, time);
     return this.shownAt;
   }
@@ -184,7 +187,7 @@ export class StoreAtTimeNode implements PagedNode {
     readonly time: Date,
   ) {
     this.id = `${parent.id}/@at:${time.getTime()}`;
-    this.pager = new Pager((cursor, signal) => parent.model.listKeysAt(parent.ref, time, cursor, signal));
+    this.pager = new Pager((cursor, signal) => parent.timeMachine.listKeysAt(parent.ref, time, cursor, signal));
   }
 
   get readOnly(): boolean {

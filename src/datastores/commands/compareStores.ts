@@ -11,7 +11,8 @@ import { pickConnection, pickUniverse } from '../../core/prompts';
 import { settings } from '../../core/settings';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { type StoreFilter, type StoreRef, type StoreSide } from '../model';
+import { type StoreFilter, type StoreRef } from '../model';
+import type { StoreSide } from '../timeMachine';
 import { count, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { asDataStore, filterText } from './nodes';
@@ -99,7 +100,7 @@ async function askOther(
   if (other === 'store') {
     const names = await ctx.ui.progress(
       t`Listing the data stores of universe ${ref.universeId}`,
-      (signal) => ctx.model.storeNames(ref, STORES_LISTED, signal),
+      (signal) => ctx.timeMachine.storeNames(ref, STORES_LISTED, signal),
       { delayMs: 500 },
     );
     const others = names.filter((n) => n !== name);
@@ -163,7 +164,7 @@ async function copyDifferences(
   const summary: CopyPlanSummary = await ctx.ui.progress(
     t`Planning the copy of ${sourceWhat} to ${target.what}`,
     (signal) =>
-      ctx.model.planCopy(source, { store: target.store, filter: target.filter }, planFile, deleteExtra, signal),
+      ctx.timeMachine.planCopy(source, { store: target.store, filter: target.filter }, planFile, deleteExtra, signal),
     { delayMs: 500 },
   );
   const run: PlanRun = { store: target.store, what: target.what, planFile, copyOf: sourceWhat };
@@ -207,7 +208,7 @@ export const compareStores: DataStoresCommand = {
       handled: compared,
       describe: (c) => t`${keys(compared(c))} · ${count(differing(c))} differ · ${count(c.ratePerSecond)}/s`,
       run: async (opts) => {
-        const results = ctx.model.compareStores(source, target, opts);
+        const results = ctx.timeMachine.compareStores(source, target, opts);
         // yield* hands on the summary at the end, and a stop (a failed write) to the requests.
         async function* kept(): AsyncGenerator<StoresComparison> {
           summary = yield* results;

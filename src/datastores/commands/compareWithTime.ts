@@ -119,7 +119,7 @@ export const compareWithTime: DataStoresCommand = {
       handled: compared,
       describe: (c) => t`${keys(compared(c))} · ${count(differing(c))} differ · ${count(c.ratePerSecond)}/s`,
       run: async (opts) => {
-        const results = ctx.model.compareWithTime(ref, selection, time, { ...opts, now: new Date() });
+        const results = ctx.timeMachine.compareWithTime(ref, selection, time, { ...opts, now: new Date() });
         // The comparisons go to the file as they come; the keys that differ are kept, and the summary at the end.
         async function* kept(): AsyncGenerator<KeyComparison> {
           try {

@@ -5,9 +5,11 @@ import type { BulkStatus } from '../../core/statusBar';
 import type { EntryDocuments } from '../documents';
 import type { DataStoresModel } from '../model';
 import type { EntrySaver } from '../save';
+import type { TimeMachine } from '../timeMachine';
 
 export interface DataStoresContext extends CommandBase {
   model: DataStoresModel;
+  timeMachine: TimeMachine;
   saver: EntrySaver;
   documents: EntryDocuments;
   status: BulkStatus;

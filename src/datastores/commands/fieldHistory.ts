@@ -86,7 +86,7 @@ export const fieldHistory: DataStoresCommand = {
       describe: (c) => changesFound(c.changes),
       run: async (opts) => {
         const started = Date.now();
-        for await (const change of ctx.model.fieldHistory(a, path, { signal: opts.signal })) {
+        for await (const change of ctx.timeMachine.fieldHistory(a, path, { signal: opts.signal })) {
           changes.push(change);
           const perSecond = changes.length / Math.max(0.001, (Date.now() - started) / 1000);
           opts.onProgress?.({ changes: changes.length, ratePerSecond: Math.round(perSecond) });

@@ -7,7 +7,7 @@ import { t } from '../../core/text';
 import { localAndUtc, localTime } from '../../core/time';
 import { required, type Ui } from '../../core/ui';
 import type { EntryAddress } from '../entryPath';
-import type { DataStoresModel } from '../model';
+import type { TimeMachine } from '../timeMachine';
 import { versionTime } from '../uris';
 
 const HOUR_MS = 3_600_000;
@@ -16,7 +16,7 @@ export interface MomentPrompt {
   /** The prompt's title: what the time is for. */
   title: string;
   /** With an entry, its recent versions are offered too ("Just before version of …"). */
-  entry?: { model: DataStoresModel; address: EntryAddress; signal: AbortSignal };
+  entry?: { timeMachine: TimeMachine; address: EntryAddress; signal: AbortSignal };
   /** The time "ago" counts from (default: this machine's clock). */
   now?: () => Date;
 }
@@ -65,7 +65,7 @@ function beforeVersions(versions: EntryVersion[]): MomentItem[] {
 export async function askMoment(ui: Ui, prompt: MomentPrompt): Promise<Date> {
   const now = prompt.now ?? (() => new Date());
   const versions = prompt.entry
-    ? await prompt.entry.model.recentVersions(prompt.entry.address, VERSIONS_OFFERED, prompt.entry.signal)
+    ? await prompt.entry.timeMachine.recentVersions(prompt.entry.address, VERSIONS_OFFERED, prompt.entry.signal)
     : [];
   const items = [...presets(now), ...beforeVersions(versions)];
   const placeHolder = t`Pick a time, or type one: 2h, 3d, a local time (2024-01-15 10:00) or an ISO time (2024-01-15T09:00:00Z). ${retentionNote()}`;

@@ -16,7 +16,7 @@ export const openAtTime: DataStoresCommand = {
     const { store } = asStoreOrTime(node);
     const what = t`${store.store.name} (${filterText(ctx.model.filter(store.ref))})`;
     const time = await askMoment(ctx.ui, { title: t`Open ${what} at a time` });
-    ctx.model.setMoment(store.ref, time);
+    ctx.timeMachine.setMoment(store.ref, time);
     const view = store.atTime;
     if (view) await ctx.reveal(view);
     return time;
@@ -30,7 +30,7 @@ export const closeAtTime: DataStoresCommand = {
   },
   run(ctx, node: unknown) {
     if (!(node instanceof StoreAtTimeNode)) throw new Error(t`choose a time view ("As of …") in the Universes view`);
-    ctx.model.setMoment(node.parent.ref, undefined);
+    ctx.timeMachine.setMoment(node.parent.ref, undefined);
     return Promise.resolve();
   },
 };

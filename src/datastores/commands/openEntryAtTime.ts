@@ -19,7 +19,7 @@ export const openEntryAtTime: DataStoresCommand = {
     const signal = new AbortController().signal;
     const time = await askMoment(ctx.ui, {
       title: t`Open ${address.key} at a time`,
-      entry: { model: ctx.model, address, signal },
+      entry: { timeMachine: ctx.timeMachine, address, signal },
     });
     const entry = await ctx.ui.progress(t`Reading ${address.key}…`, (s) => ctx.model.entryAt(address, time, s));
     if (!entry) {

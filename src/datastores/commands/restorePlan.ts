@@ -177,7 +177,7 @@ async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Pro
           ? t`${count(done(c))} of ${count(total)} · ${count(rate)}/s · about ${duration((left / rate) * 1000)} left`
           : t`${count(done(c))} of ${count(total)} · ${count(rate)}/s`;
       },
-      run: (opts) => ctx.model.runRestore(run.store, run.planFile, opts),
+      run: (opts) => ctx.timeMachine.runRestore(run.store, run.planFile, opts),
       stopped: (c) =>
         run.undoOf
           ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
@@ -262,7 +262,7 @@ export async function undoFromAudit(
   }
   const summary = await ctx.ui.progress(
     t`Planning the undo of the restore of ${what}`,
-    (signal) => ctx.model.planUndo(store, auditFile, signal),
+    (signal) => ctx.timeMachine.planUndo(store, auditFile, signal),
     { delayMs: 500 },
   );
   if (!(await confirmPlan(ctx, run, summary))) return undefined;

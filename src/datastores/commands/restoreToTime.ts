@@ -112,7 +112,7 @@ export const restoreToTime: DataStoresCommand = {
     if (continued) return continueRestore(ctx, ref, planFile, continued);
     const summary = await ctx.ui.progress(
       t`Planning the restore of ${what} to ${when}`,
-      (signal) => ctx.model.planRestore(ref, selection, time, planFile, signal),
+      (signal) => ctx.timeMachine.planRestore(ref, selection, time, planFile, signal),
       { delayMs: 500 },
     );
     const run = { store: ref, what, planFile, when };

@@ -3,7 +3,8 @@
 import type { EntryKey, RestorePlanHeader } from '../../api';
 import { t } from '../../core/text';
 import { required, UserCancelled } from '../../core/ui';
-import { allScopes, type StoreRef, type TimeSelection } from '../model';
+import { allScopes, type StoreRef } from '../model';
+import type { TimeSelection } from '../timeMachine';
 import type { DataStoresContext } from './context';
 import { filterText } from './nodes';
 import { whereOf } from './restorePlan';

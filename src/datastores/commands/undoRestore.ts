@@ -44,7 +44,7 @@ export const undoRestore: DataStoresCommand = {
         );
       ref = store.ref;
     } else {
-      const connections = ctx.model.universeConnections(universeId);
+      const connections = ctx.timeMachine.universeConnections(universeId);
       if (!connections.length)
         throw new Error(
           t`no connection shows universe ${universeId}, whose ${name} ${file} restored: add it to one first`,

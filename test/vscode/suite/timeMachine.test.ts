@@ -199,7 +199,7 @@ suite('time machine', () => {
     );
     const time = await askMoment(ui, {
       title: 'Restore a to',
-      entry: { model: ctx.datastores, address: entry.address, signal: new AbortController().signal },
+      entry: { timeMachine: ctx.timeMachine, address: entry.address, signal: new AbortController().signal },
     });
     assert.equal(time.toISOString(), new Date(Date.parse(middle.createdTime) - 1).toISOString());
   });

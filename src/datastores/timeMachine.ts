@@ -1,0 +1,219 @@
+// The time machine of the data stores area: a store's time view (Open at Time), comparisons with a time and
+// between stores, a field's history, and restores (their dry runs, runs and undos). It reads through the model,
+// whose events the views follow.
+import {
+  auditFileFor,
+  compareStores,
+  compareWithTime,
+  estimateMs,
+  fieldHistory,
+  newestVersions,
+  planCopy,
+  planRestore,
+  planUndo,
+  ratePerMinute,
+  runRestore,
+  type BulkOptions,
+  type CompareOptions,
+  type CompareSide,
+  type CompareSummary,
+  type CopyPlanSummary,
+  type EntryKey,
+  type EntryVersion,
+  type FieldChange,
+  type FieldHistoryOptions,
+  type FieldPath,
+  type KeyComparison,
+  type LiveSide,
+  type OpenApiClient,
+  type RestoreCounts,
+  type RestorePlanSummary,
+  type RestoreRate,
+  type RestoreResult,
+  type StoresComparison,
+  type StoresCounts,
+  type StoresSummary,
+} from '../api';
+import type { Connections } from '../core/connections';
+import type { EntryAddress } from './entryPath';
+import {
+  PROBES_IN_FLIGHT,
+  storeKey,
+  storeKeys,
+  type DataStoresModel,
+  type StoreFilter,
+  type StoreRef,
+  type UniverseRef,
+} from './model';
+
+/** The keys a time-machine command works on: one scope (or allScopes), a key prefix, and some keys or one player's. */
+export interface TimeSelection extends StoreFilter {
+  /** Only entries whose user ids include this user, now or at the time. */
+  userId?: number;
+  /** Only these keys. */
+  keys?: EntryKey[];
+}
+
+/** One side of Compare with Another Store: a store's keys under a filter, or an export file. */
+export type StoreSide = { store: StoreRef; filter: StoreFilter } | { file: string; prefix: string };
+
+/** The rate a restore's estimate assumes: the limit the connection last read, else the documented ones. */
+function restoreRate(client: OpenApiClient): RestoreRate {
+  const perMinute = ratePerMinute(client.rateLimit);
+  return perMinute ? { writesPerMinute: perMinute, readsPerMinute: perMinute } : {};
+}
+
+export class TimeMachine {
+  private readonly moments = new Map<string, Date>();
+
+  constructor(
+    private readonly model: DataStoresModel,
+    private readonly connections: Connections,
+  ) {}
+
+  /** The moment a store's time view shows (Open at Time); undefined when it has none. */
+  moment(store: StoreRef): Date | undefined {
+    return this.moments.get(storeKey(store));
+  }
+
+  /** Shows the store as it was at `time` under its row, or closes that view (no time). */
+  setMoment(store: StoreRef, time: Date | undefined): void {
+    if (time) this.moments.set(storeKey(store), time);
+    else this.moments.delete(storeKey(store));
+    this.model.storeDidChange(store);
+  }
+
+  /**
+   * A page of the store's keys under its filter as they were at `time`: each that held an entry then, with the
+   * version it held and what became of it since. Keys created since are left out; a page left empty by them is
+   * followed by the next one.
+   */
+  async listKeysAt(
+    store: StoreRef,
+    time: Date,
+    cursor: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ items: KeyComparison[]; next?: string }> {
+    const client = await this.model.client(store);
+    const { universeId, datastoreName } = store;
+    for (;;) {
+      // Deleted keys too: a key deleted since the moment held an entry then.
+      const page = await this.model.keysPage(store, cursor, true, signal);
+      const items: KeyComparison[] = [];
+      const opts = { signal, concurrency: PROBES_IN_FLIGHT };
+      for await (const c of compareWithTime(client, { universeId, datastoreName, keys: page.items }, time, opts))
+        if (c.status !== 'created') items.push(c);
+      if (items.length || !page.next) return { items, next: page.next };
+      cursor = page.next;
+    }
+  }
+
+  /** The entry's newest versions (deletions included), newest first, at most `limit`. */
+  async recentVersions(a: EntryAddress, limit: number, signal: AbortSignal): Promise<EntryVersion[]> {
+    return newestVersions(await this.model.client(a), a, limit, undefined, { signal });
+  }
+
+  /** Each selected key of the store that held an entry at `time` or now, against then. */
+  async *compareWithTime(
+    store: StoreRef,
+    selection: TimeSelection,
+    time: Date,
+    opts: CompareOptions,
+  ): AsyncGenerator<KeyComparison, CompareSummary> {
+    const client = await this.model.client(store);
+    const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
+    return yield* compareWithTime(client, keys, time, opts);
+  }
+
+  /** The store names of a universe, in the service's order (at most `limit`). */
+  async storeNames(u: UniverseRef, limit: number, signal: AbortSignal): Promise<string[]> {
+    const client = await this.model.client(u);
+    const names: string[] = [];
+    for await (const s of client.datastores.listDataStores({ universeId: u.universeId }, { signal })) {
+      names.push(s.name);
+      if (names.length >= limit) break;
+    }
+    return names;
+  }
+
+  /** Each key of two stores (or a store and an export file), in key order, with what differs. */
+  async *compareStores(
+    source: StoreSide,
+    target: StoreSide,
+    opts: BulkOptions<StoresCounts>,
+  ): AsyncGenerator<StoresComparison, StoresSummary> {
+    return yield* compareStores(await this.side(source), await this.side(target), opts);
+  }
+
+  /** The dry run of Copy Differences: the plan that makes `target` hold `source`'s entries, with its estimate. */
+  async planCopy(
+    source: StoreSide,
+    target: { store: StoreRef; filter: StoreFilter },
+    planFile: string,
+    deleteExtra: boolean,
+    signal: AbortSignal,
+  ): Promise<CopyPlanSummary> {
+    const live = (await this.side(target)) as LiveSide;
+    const rate = restoreRate(live.client);
+    const summary = await planCopy(await this.side(source), live, planFile, { signal, deleteExtra, rate });
+    return { ...summary, estimateMs: estimateMs(summary, rate) };
+  }
+
+  /** The versions of an entry where the value at `path` changed, oldest first. */
+  async *fieldHistory(a: EntryAddress, path: FieldPath, opts: FieldHistoryOptions): AsyncGenerator<FieldChange> {
+    const client = await this.model.client(a);
+    yield* fieldHistory(
+      client,
+      { universeId: a.universeId, datastoreName: a.datastoreName, scope: a.scope, key: a.key },
+      path,
+      opts,
+    );
+  }
+
+  /**
+   * The dry run of Restore to Time: writes the plan of what puts the selection back as it was at `time`, with its
+   * estimate at the rate limit the connection last read (the documented limits when none was read).
+   */
+  async planRestore(
+    store: StoreRef,
+    selection: TimeSelection,
+    time: Date,
+    planFile: string,
+    signal: AbortSignal,
+  ): Promise<RestorePlanSummary> {
+    const client = await this.model.client(store);
+    const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
+    const summary = await planRestore(client, keys, time, planFile, { signal, rate: restoreRate(client) });
+    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+  }
+
+  /** The dry run of undoing a restore from its audit file (the plan goes next to it). */
+  async planUndo(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
+    const client = await this.model.client(store);
+    const summary = await planUndo(client, auditFile, undefined, { signal, rate: restoreRate(client) });
+    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+  }
+
+  /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
+  async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
+    const client = await this.model.client(store);
+    try {
+      return await runRestore(client, planFile, opts);
+    } finally {
+      await this.model.restored(store, auditFileFor(planFile));
+    }
+  }
+
+  /** The connections that show a universe (where an audit file's restore can be undone). */
+  universeConnections(universeId: number): { connectionId: string; name: string }[] {
+    return this.connections
+      .list()
+      .filter((c) => c.universes.some((u) => u.id === universeId))
+      .map((c) => ({ connectionId: c.id, name: c.name }));
+  }
+
+  private async side(side: StoreSide): Promise<CompareSide> {
+    if ('file' in side) return { file: side.file, prefix: side.prefix || undefined };
+    return { client: await this.model.client(side.store), ...storeKeys(side.store, side.filter) };
+  }
+}
