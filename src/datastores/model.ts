@@ -201,15 +201,17 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   /**
-   * A page of keys under the store's filter (cloud v2: deleted keys only while they are shown); the keys not known
-   * yet are then checked for deletion.
+   * A page of keys under the store's filter (cloud v2: deleted keys only while they are shown); its keys are then
+   * checked for deletion: on a first page (the store listed afresh, e.g. by Refresh) every key, as another writer may
+   * have deleted or re-created one since; on a later page those not known yet.
    */
   async listKeys(store: StoreRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryKey>> {
     const client = await this.client(store);
     const page = await this.keysPage(store, cursor, this.deletedEntriesShown(store), signal);
+    const listed = page.items.map((k) => ({ ...store, scope: k.scope, key: k.key }));
     void this.probe(
       client,
-      page.items.map((k) => ({ ...store, scope: k.scope, key: k.key })),
+      cursor === undefined ? listed : listed.filter((a) => !this.keyStates.has(entryKey(a))),
       signal,
     );
     return page;
@@ -578,16 +580,17 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   /**
-   * Checks which listed keys are deleted (the newest version of each), a few at a time, while the rate limit leaves
-   * room for twice as many reads: a listing does not say which keys are deleted. A failed check leaves a key unknown.
+   * Checks which of these listed keys are deleted (the newest version of each), a few at a time, while the rate limit
+   * leaves room for twice as many reads: a listing does not say which keys are deleted. A failed check leaves a key
+   * as it was known.
    */
   private async probe(client: OpenApiClient, keys: EntryAddress[], signal: AbortSignal): Promise<void> {
-    const unknown = keys.filter((a) => !this.keyStates.has(entryKey(a)));
-    const next = () => unknown.shift();
+    const left = [...keys];
+    const next = () => left.shift();
     const worker = async (): Promise<void> => {
       for (let a = next(); a && !signal.aborted; a = next()) {
         const remaining = client.rateLimit?.remaining;
-        if (remaining !== undefined && remaining < 2 * (unknown.length + PROBES_IN_FLIGHT)) return;
+        if (remaining !== undefined && remaining < 2 * (left.length + PROBES_IN_FLIGHT)) return;
         try {
           const page = await client.datastores.listEntryVersions(
             { ...entryRequest(a), sortOrder: 'Descending', limit: 1 },
@@ -595,7 +598,7 @@ export class DataStoresModel implements vscode.Disposable {
           );
           if (page.items[0]) this.setKeyState(a, page.items[0].deleted ? 'deleted' : 'live');
         } catch {
-          // Unknown it stays; the key still opens and says what it is.
+          // It stays as it was known; the key still opens and says what it is.
         }
       }
     };

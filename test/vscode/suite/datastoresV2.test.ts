@@ -261,6 +261,26 @@ suite('data stores through cloud v2', () => {
     assert.deepEqual([back.value, back.userIds, back.attributes], [[1], BIN_META.userIds, BIN_META.attributes]);
   });
 
+  test('Refresh on a store checks its keys again: one deleted by another writer is marked, one re-created is not', async () => {
+    await client.datastores.setEntry({ ...at('Bin', 'flip'), value: 1 });
+    await client.datastores.setEntry({ ...at('Bin', 'flop'), value: 1 });
+    await client.datastores.deleteEntry(at('Bin', 'flop'));
+    const store = await bin(V1NAME);
+    await deletedRow(store, 'flop');
+    const flip = await child(store, 'flip');
+    const ref = (store as unknown as { ref: { connectionId: string; universeId: number; datastoreName: string } }).ref;
+    await until('flip checked', () => ctx.datastores.keyState({ ...ref, scope: 'global', key: 'flip' }) === 'live');
+    // Another writer deletes one and re-creates the other.
+    await client.datastores.deleteEntry(at('Bin', 'flip'));
+    await client.datastores.setEntry({ ...at('Bin', 'flop'), value: 2 });
+    assert.equal(kind(flip), 'entry');
+    await vscode.commands.executeCommand('universeExplorer.refresh', store);
+    const again = await bin(V1NAME);
+    const [flipAgain, flopAgain] = [await child(again, 'flip'), await child(again, 'flop')];
+    await until('flip marked deleted', () => kind(flipAgain) === 'entry.deleted');
+    await until('flop no longer marked deleted', () => kind(flopAgain) === 'entry');
+  });
+
   test('on a v1 connection, Take Snapshot says it needs cloud v2 and how to switch', async () => {
     const ui = new ScriptedUi();
     ctx.ui = ui;
