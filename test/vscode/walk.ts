@@ -2,9 +2,11 @@
 //   node --import tsx test/vscode/walk.ts [url] [walk ...]
 // Each walk drives the workbench with the mouse, menus, the command palette and the keyboard, and saves
 // screenshots to test-results/walk-<walk>-<step>.png to look at. The url defaults to npm start's.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { ROOT } from '../../scripts/code-server';
+import { OpenApiClient } from '../../src/api';
 import { addFault, cutShortEntryReadV2 } from './faults';
 import { launchBrowser, Workbench } from './workbench';
 
@@ -97,6 +99,16 @@ class Walker {
   async pause(ms = 800): Promise<void> {
     await this.page.waitForTimeout(ms);
   }
+}
+
+/** A client of the sandbox as another writer would be, with the key `npm start`'s sandbox keeps in its data folder. */
+function anotherWriter(sandboxUrl: string): OpenApiClient {
+  const keys = path.join(
+    ROOT,
+    '.tools/start/ud/User/globalStorage/universe-explorer.universe-explorer/sandbox/keys.json',
+  );
+  const { apiKeys } = JSON.parse(fs.readFileSync(keys, 'utf8')) as { apiKeys: { key: string }[] };
+  return new OpenApiClient({ baseUrl: sandboxUrl, apiKey: apiKeys[0].key });
 }
 
 /** The sandbox's tree: stores and an entry opened, a scope chosen, restrictions and their log, Test Connection. */
@@ -586,7 +598,7 @@ async function openat(w: Walker): Promise<void> {
  */
 async function v2(w: Walker): Promise<void> {
   const page = w.page;
-  await w.sandboxStores();
+  const sandboxUrl = await w.sandboxStores();
   await w.menu(w.row('Data Stores'), 'Take Snapshot');
   await page.locator('.notification-toast', { hasText: 'napshot' }).first().waitFor({ timeout: 20_000 });
   await w.pause(800); // the toast slides in
@@ -636,6 +648,20 @@ async function v2(w: Walker): Promise<void> {
   await undeleted.getByRole('button', { name: 'Undo' }).click();
   await page.locator('.notification-toast', { hasText: 'is deleted again' }).waitFor({ timeout: 20_000 });
   await w.shot('undelete-undone');
+  await w.palette('Notifications: Clear All Notifications');
+
+  // Another writer deletes Maintenance; Refresh on the store marks it, and its Undelete puts it back.
+  const other = anotherWriter(sandboxUrl);
+  await other.datastores.deleteEntry({ universeId: 123456, datastoreName: 'Settings', entryKey: 'Maintenance' });
+  await other.close();
+  await w.row('Settings').hover();
+  await w.row('Settings').getByRole('button', { name: 'Refresh' }).click();
+  const maintenance = w.row('Maintenance');
+  await maintenance.locator('.label-description', { hasText: 'deleted' }).waitFor({ timeout: 20_000 });
+  await w.shot('refresh-marks-deleted');
+  await maintenance.hover();
+  await maintenance.getByRole('button', { name: 'Undelete Entry' }).click();
+  await page.locator('.notification-toast', { hasText: 'Undeleted "Maintenance"' }).waitFor({ timeout: 20_000 });
   await w.palette('Notifications: Clear All Notifications');
   await w.menu(w.row('Settings'), 'Hide Deleted Entries');
   await legacy.waitFor({ state: 'detached', timeout: 20_000 });
