@@ -12,14 +12,11 @@ import type { Connection } from '../../../src/core/connections';
 import type { AssetNode, AssetVersionNode } from '../../../src/assets/tree';
 import type { TreeNode } from '../../../src/core/tree/node';
 import { TestEmulator } from '../../unit/support/emulator';
-import { extensionApi, ScriptedUi, until } from './support';
+import { extensionApi, kind, label, ScriptedUi, until } from './support';
 
 const KEY = 'asset-tests-key';
 const NAME = 'Asset Tests';
-const label = (n: TreeNode) => String(n.item().label);
 const description = (n: TreeNode) => String(n.item().description ?? '');
-// The suite is bundled apart from the extension, so its classes differ: tell nodes apart by their contextValue.
-const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
 const isAsset = (n: TreeNode): n is AssetNode => /^asset(\.|$)/.test(kind(n));
 const isVersion = (n: TreeNode): n is AssetVersionNode => kind(n).startsWith('assetVersion');
 /** Keeps the extension host's thread busy, as a loaded machine does. */

@@ -10,11 +10,9 @@ import type { ExportResult, ImportResult } from '../../../src/api';
 import type { TestContext } from '../../../src/extension';
 import { allScopes } from '../../../src/datastores/model';
 import type { DataStoreNode } from '../../../src/datastores/tree';
-import type { TreeNode } from '../../../src/core/tree/node';
 import { addFault, cutShortEntryReadV2 } from '../faults';
-import { extensionApi, ScriptedUi, until } from './support';
+import { extensionApi, label, ScriptedUi, until } from './support';
 
-const label = (n: TreeNode) => String(n.item().label);
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
 /** The entry lines of an export file: every line after its header. */
 const entryLines = (file: string) => lines(file).filter((l) => !l.startsWith('{"export":'));

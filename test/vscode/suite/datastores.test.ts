@@ -10,19 +10,13 @@ import type { Connection } from '../../../src/core/connections';
 import { localTime } from '../../../src/core/time';
 import { entryUri, versionScheme } from '../../../src/datastores/uris';
 import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
-import type { TreeNode } from '../../../src/core/tree/node';
 import type { VersionNode } from '../../../src/datastores/tree';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
+import { extensionApi, isEntry, isVersion, kind, label, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const U = 5151;
 const KEY = 'datastore-tests-key';
-const label = (n: TreeNode) => String(n.item().label);
-// The suite is bundled apart from the extension, so its classes differ: tell nodes apart by their contextValue.
-const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
-const isEntry = (n: TreeNode): n is EntryNode => kind(n).startsWith('entry');
-const isVersion = (n: TreeNode): n is VersionNode => kind(n).startsWith('version');
 const md5 = (s: string) => createHash('md5').update(s).digest('base64');
 
 suite('data stores in the editor', () => {

@@ -13,7 +13,7 @@ import { versionTime } from '../../../src/datastores/uris';
 import type { TestContext } from '../../../src/extension';
 import type { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
+import { extensionApi, kind, label, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const KEY = 'v2-key';
 const U = 424242;
@@ -24,8 +24,6 @@ const HOUR = 3_600_000;
 /** The history starts three hours ago, so a moment between its writes lies in the past. */
 const START = Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR + 5 * 60_000;
 const BIN_META = { userIds: [77], attributes: { bin: true } };
-const label = (n: TreeNode) => String(n.item().label);
-const kind = (n: TreeNode) => String(n.item().contextValue ?? '');
 
 suite('data stores through cloud v2', () => {
   let ctx: TestContext;

@@ -8,21 +8,17 @@ import * as vscode from 'vscode';
 import { OpenApiClient } from '../../../src/api';
 import type { Connection } from '../../../src/core/connections';
 import { localTime } from '../../../src/core/time';
-import type { TreeNode } from '../../../src/core/tree/node';
 import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
 import { entryUri, versionUri } from '../../../src/datastores/uris';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { notJsonEntryRead } from '../faults';
 import { SuiteService } from './service';
-import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
+import { extensionApi, isEntry, kind, label, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const U = 6161;
 const KEY = 'entry-tests-key';
 const NAME = 'Entry Tests';
-const label = (n: TreeNode) => String(n.item().label);
-const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
-const isEntry = (n: TreeNode): n is EntryNode => kind(n).startsWith('entry');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 suite('entries like files', () => {

@@ -12,13 +12,13 @@ import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { exportDataStore, NotFoundError, OpenApiClient, type RestoreResult } from '../../../src/api';
 import type { TreeNode } from '../../../src/core/tree/node';
-import type { EntryNode, VersionNode } from '../../../src/datastores/tree';
+import type { EntryNode } from '../../../src/datastores/tree';
 import { entryUri } from '../../../src/datastores/uris';
 import type { Connection } from '../../../src/core/connections';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, openEditor, replaceText, ScriptedUi, until } from './support';
+import { extensionApi, isEntry, isVersion, label, openEditor, replaceText, ScriptedUi, until } from './support';
 
 const U = 7373;
 const KEY = 'metadata-tests-key';
@@ -30,11 +30,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** Five minutes into an hour eight hours ago: hour 0 of the history; its changes are at hour 2. */
 const START = Math.floor(Date.now() / HOUR) * HOUR - 8 * HOUR + 5 * MINUTE;
-const label = (n: TreeNode) => String(n.item().label);
-// The suite is bundled apart from the extension, so its classes differ: tell nodes apart by their contextValue.
-const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
-const isEntry = (n: TreeNode): n is EntryNode => kind(n).startsWith('entry');
-const isVersion = (n: TreeNode): n is VersionNode => kind(n).startsWith('version');
 
 for (const api of ['v1', 'v2'] as const) {
   suite(`metadata is never lost (a ${api} connection)`, () => {

@@ -15,16 +15,13 @@ import type { TreeNode } from '../../../src/core/tree/node';
 import type { PlaceRestrictionsNode, RestrictionNode, RestrictionsGroupNode } from '../../../src/restrictions/tree';
 import type { RestrictionLogPanel } from '../../../src/restrictions/log/panel';
 import { TestEmulator } from '../../unit/support/emulator';
-import { extensionApi, ScriptedUi, until } from './support';
+import { extensionApi, kind, label, ScriptedUi, until } from './support';
 import { parseCsv } from '../../unit/support/csv';
 
 const U = 5150;
 const PLACE = 4242;
 const KEY = 'restriction-tests-key';
 const MODERATOR = 77;
-const label = (n: TreeNode) => String(n.item().label);
-// The suite is bundled apart from the extension, so its classes differ: tell nodes apart by their contextValue.
-const kind = (n: TreeNode) => String(n.item().contextValue ?? '');
 const isRestriction = (n: TreeNode): n is RestrictionNode => kind(n).startsWith('restriction.');
 
 /** Also records the value each input box was prefilled with, and the labels of each pick. */

@@ -9,9 +9,7 @@ import type { TestContext } from '../../../src/extension';
 import type { AreaResult } from '../../../src/core/commands/testConnection';
 import type { TreeNode } from '../../../src/core/tree/node';
 import { TestEmulator } from '../../unit/support/emulator';
-import { extensionApi, ScriptedUi } from './support';
-
-const label = (n: TreeNode) => String(n.item().label);
+import { extensionApi, label, ScriptedUi } from './support';
 
 suite('extension shell', () => {
   let ctx: TestContext;

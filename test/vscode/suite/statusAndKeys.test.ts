@@ -9,13 +9,11 @@ import type { TreeNode } from '../../../src/core/tree/node';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, ScriptedUi, until } from './support';
+import { extensionApi, kind, label, ScriptedUi, until } from './support';
 
 const KEY = 'status-key';
 const U = 123456; // the demo seed's universe
 const NAME = 'Status Tests';
-const label = (n: TreeNode) => String(n.item().label);
-const kind = (n: TreeNode) => String(n.item().contextValue);
 
 suite('status bar and row keys', () => {
   let ctx: TestContext;

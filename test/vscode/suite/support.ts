@@ -1,9 +1,17 @@
 import * as vscode from 'vscode';
 import { withProgress, type Progress } from '../../../src/core/progress';
+import type { TreeNode } from '../../../src/core/tree/node';
 import type { Ui } from '../../../src/core/ui';
+import type { EntryNode, VersionNode } from '../../../src/datastores/tree';
 import type { ExtensionApi } from '../../../src/extension';
 
 export const extensionId = 'universe-explorer.universe-explorer';
+
+export const label = (n: TreeNode) => String(n.item().label);
+// The suites are bundled apart from the extension, so its classes differ: nodes are told apart by their contextValue.
+export const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
+export const isEntry = (n: TreeNode): n is EntryNode => kind(n).startsWith('entry');
+export const isVersion = (n: TreeNode): n is VersionNode => kind(n).startsWith('version');
 
 export async function extensionApi(): Promise<ExtensionApi> {
   const ext = vscode.extensions.getExtension<ExtensionApi>(extensionId);

@@ -18,7 +18,7 @@ import { localTime } from '../../../src/core/time';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, ScriptedUi, until } from './support';
+import { extensionApi, label, ScriptedUi, until } from './support';
 
 const KEY = 'time-machine-key';
 const U = 123456;
@@ -28,7 +28,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** Five minutes into an hour six hours ago: the history's three writes, two hours apart, all end in the past. */
 const START = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR + 5 * MINUTE;
-const label = (n: TreeNode) => String(n.item().label);
 
 suite('time machine', () => {
   let ctx: TestContext;
