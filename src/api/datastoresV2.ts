@@ -16,7 +16,8 @@ import {
 } from './errors';
 import { seg, type CallOptions, type RequestSpec, type Retry, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
-import { isRecord, type Schema } from './schemas';
+import { plainEntriesPage, plainFields, type EntryFields } from './read';
+import type { Schema } from './schemas';
 import {
   DataStoreV2Schema,
   EntryBodySchema,
@@ -25,7 +26,6 @@ import {
   ListRevisionsSchema,
   SnapshotSchema,
   type DataStoreV2Body,
-  type EntryBody,
 } from './schemasV2';
 
 /** A data store as listed, with its state: v2 can delete a store and undelete it before `expireTime`. */
@@ -181,12 +181,6 @@ function writeBody(fields: string, meta: EntryMetadataV2Input): Buffer {
   return Buffer.from(`{${fields},"users":${users},"attributes":${JSON.stringify(meta.attributes)}}`, 'utf8');
 }
 
-/** What an entry is read into from a single-entry answer. */
-type EntryFields = Pick<
-  EntryBody,
-  'value' | 'revisionId' | 'createTime' | 'revisionCreateTime' | 'attributes' | 'users'
->;
-
 /** An entry's value as compact JSON text, with what an export line holds besides (bulk reads make no Buffer). */
 export interface EntryText {
   text: string;
@@ -206,66 +200,6 @@ export function toEntry(body: EntryFields): Entry {
     versionCreatedTime: body.revisionCreateTime,
     attributes: body.attributes,
     userIds: body.users,
-  };
-}
-
-const OPTIONAL_TEXTS = ['id', 'createTime', 'revisionCreateTime', 'state', 'etag'] as const;
-const USER = /^users\/\d+$/;
-
-/**
- * A single-entry answer's fields as EntryBodySchema reads them, checked by hand (bulk work reads thousands);
- * undefined for any other shape, which zod then reads or names the field that is wrong.
- */
-function plainFields(body: unknown): EntryFields | undefined {
-  if (!isRecord(body)) return undefined;
-  const { path, revisionId, value, users, attributes } = body;
-  if (typeof path !== 'string' || typeof revisionId !== 'string' || value === undefined) return undefined;
-  for (const name of OPTIONAL_TEXTS) {
-    const text = body[name];
-    if (text !== undefined && typeof text !== 'string') return undefined;
-  }
-  const userIds: number[] = [];
-  if (users !== undefined) {
-    if (!Array.isArray(users)) return undefined;
-    for (const user of users as unknown[]) {
-      const id = typeof user === 'string' && USER.test(user) ? Number(user.slice(6)) : NaN;
-      if (!Number.isSafeInteger(id)) return undefined;
-      userIds.push(id);
-    }
-  }
-  if (attributes !== undefined && !isRecord(attributes)) return undefined;
-  return {
-    value,
-    revisionId,
-    createTime: body.createTime as string | undefined,
-    revisionCreateTime: body.revisionCreateTime as string | undefined,
-    attributes: attributes ?? {},
-    users: userIds,
-  };
-}
-
-/** A single-entry answer as toEntry reads it through EntryBodySchema, checked by hand; undefined: zod reads it. */
-export function plainEntry(body: unknown): Entry | undefined {
-  const fields = plainFields(body);
-  return fields && toEntry(fields);
-}
-
-/** A List Entries page as listEntries reads it (each item's path and id), checked by hand; undefined: zod reads it. */
-export function plainEntriesPage(
-  page: unknown,
-): { dataStoreEntries: { path: string; id?: string }[]; nextPageToken?: string } | undefined {
-  if (!isRecord(page)) return undefined;
-  const { dataStoreEntries = [], nextPageToken } = page;
-  if (!Array.isArray(dataStoreEntries)) return undefined;
-  if (nextPageToken !== undefined && nextPageToken !== null && typeof nextPageToken !== 'string') return undefined;
-  for (const item of dataStoreEntries as unknown[]) {
-    if (!isRecord(item) || typeof item.path !== 'string') return undefined;
-    if (item.id !== undefined && typeof item.id !== 'string') return undefined;
-    for (const field in item) if (field !== 'path' && field !== 'id') return undefined; // the reference lists no more
-  }
-  return {
-    dataStoreEntries: dataStoreEntries as { path: string; id?: string }[],
-    nextPageToken: nextPageToken || undefined,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type Headers,
   type Schema,
 } from './schemas';
+import type { EntryBody } from './schemasV2';
 
 function formatPath(path: readonly PropertyKey[], root: string): string {
   return path.reduce<string>(
@@ -49,8 +50,9 @@ function plainCursor(value: unknown): string | undefined | false {
   return typeof value === 'string' && value;
 }
 
-// Bulk engines read thousands of pages, and zod copies each. The plain* readers check the common shape by hand and
-// give the schema's output; for anything else they give undefined, and zod reads it or names the field that is wrong.
+// Bulk engines read thousands of pages and entries, and zod copies each. The plain* readers check the common shape by
+// hand and give the schema's output; for anything else they give undefined, and zod reads it or names the field that
+// is wrong.
 
 /** A List Entries answer as ListEntriesSchema reads it, each key with its scope (`scope` when it has none). */
 export function plainKeysPage(
@@ -315,4 +317,58 @@ function number(b: Uint8Array, i: number): number {
 function word(b: Uint8Array, i: number, w: readonly number[]): number {
   for (let k = 0; k < w.length; k++) if (b[i + k] !== w[k]) return -1;
   return i + w.length;
+}
+
+/** What an entry is read into from a cloud v2 single-entry answer. */
+export type EntryFields = Pick<
+  EntryBody,
+  'value' | 'revisionId' | 'createTime' | 'revisionCreateTime' | 'attributes' | 'users'
+>;
+
+const OPTIONAL_TEXTS = ['id', 'createTime', 'revisionCreateTime', 'state', 'etag'] as const;
+const USER = /^users\/\d+$/;
+
+/** A cloud v2 single-entry answer's fields as EntryBodySchema reads them. */
+export function plainFields(body: unknown): EntryFields | undefined {
+  if (!isRecord(body)) return undefined;
+  const { path, revisionId, value, users, attributes } = body;
+  if (typeof path !== 'string' || typeof revisionId !== 'string' || value === undefined) return undefined;
+  for (const name of OPTIONAL_TEXTS) {
+    const text = body[name];
+    if (text !== undefined && typeof text !== 'string') return undefined;
+  }
+  const userIds: number[] = [];
+  if (users !== undefined) {
+    if (!Array.isArray(users)) return undefined;
+    for (const user of users as unknown[]) {
+      const id = typeof user === 'string' && USER.test(user) ? Number(user.slice(6)) : NaN;
+      if (!Number.isSafeInteger(id)) return undefined;
+      userIds.push(id);
+    }
+  }
+  if (attributes !== undefined && !isRecord(attributes)) return undefined;
+  return {
+    value,
+    revisionId,
+    createTime: body.createTime as string | undefined,
+    revisionCreateTime: body.revisionCreateTime as string | undefined,
+    attributes: attributes ?? {},
+    users: userIds,
+  };
+}
+
+/** A cloud v2 List Entries page as listEntries reads it: each item's path and id, and the page token. */
+export function plainEntriesPage(
+  page: unknown,
+): { dataStoreEntries: { path: string; id?: string }[]; nextPageToken?: string } | undefined {
+  if (!isRecord(page)) return undefined;
+  const { dataStoreEntries = [] } = page;
+  const next = plainCursor(page.nextPageToken);
+  if (!Array.isArray(dataStoreEntries) || next === false) return undefined;
+  for (const item of dataStoreEntries as unknown[]) {
+    if (!isRecord(item) || typeof item.path !== 'string') return undefined;
+    if (item.id !== undefined && typeof item.id !== 'string') return undefined;
+    for (const field in item) if (field !== 'path' && field !== 'id') return undefined; // the reference lists no more
+  }
+  return { dataStoreEntries: dataStoreEntries as { path: string; id?: string }[], nextPageToken: next };
 }
