@@ -161,6 +161,9 @@ export function abortError(signal: AbortSignal): Error {
   return err;
 }
 
+/** True for an abort (an AbortSignal fired): the caller cancelled, nothing failed. */
+export const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError';
+
 export interface ErrorBody {
   message?: string;
   code?: string;

@@ -19,6 +19,12 @@ export function preprocess<S extends z.ZodMiniType>(fn: (value: unknown) => unkn
 /** Accepts any JSON value (an entry's value). */
 export type Headers = Record<string, string | string[] | undefined>;
 
+/** A header's first value. */
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
