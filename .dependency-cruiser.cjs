@@ -1,4 +1,4 @@
-// The layout's rules (design.md, "Layout"), checked by `npm run lint:deps` in `npm test`.
+// The layout's rules (docs/ARCHITECTURE.md, "Layers and their rules"), checked by `npm run lint` in `npm test`.
 // Type-only imports count too (tsPreCompilationDeps), so a cycle or a forbidden import in types is caught as well.
 const areas = '(datastores|assets|restrictions|sandbox)';
 

@@ -39,7 +39,7 @@ export async function runCommand<C extends CommandBase>(ctx: C, def: CommandDef<
     }
     const message = t`Failed to ${def.failure}: ${reason(error)}`;
     const showLog = t`Show Log`;
-    ctx.log.error(message);
+    ctx.log.error(message, error);
     void ctx.ui.error(message, showLog).then((choice) => {
       if (choice === showLog) ctx.log.show();
     });

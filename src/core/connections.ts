@@ -120,6 +120,7 @@ export class Connections implements vscode.Disposable {
     }
     const apiKey = await this.context.secrets.get(secretKey(id));
     if (!apiKey) throw new Error(t`No API key is stored for "${connection.name}". Edit the connection to set one.`);
+    this.log.hideKey(apiKey);
     const client = new OpenApiClient({
       baseUrl: connection.baseUrl,
       apiKey,

@@ -6,7 +6,7 @@ import type { Connection, Connections } from './connections';
 import { t } from './text';
 import { ConnectionNode, UniverseNode } from './tree/connectionNodes';
 import type { TreeNode } from './tree/node';
-import { settings } from './settings';
+import { isReadOnly } from './universe';
 
 /** A bulk job as the status bar follows it. */
 export interface BulkJobStatus {
@@ -102,13 +102,12 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
     const connection = this.active();
     if (!connection) lines.push({ label: t`No connection`, detail: t`Add one, or start the Local Sandbox.` });
     else {
-      const readOnly = settings().readOnlyUniverses;
       lines.push({
         label: `${connection.sandbox ? '$(beaker)' : '$(plug)'} ${connection.name}`,
         detail: connection.sandbox ? t`the built-in emulator at ${connection.baseUrl}` : connection.baseUrl,
       });
       for (const u of connection.universes) {
-        const locked = readOnly.includes(u.id);
+        const locked = isReadOnly(u.id);
         lines.push({
           label: `${locked ? '$(lock)' : '$(globe)'} ${u.name ?? t`Universe ${u.id}`}`,
           detail: locked ? t`universe ${u.id}, read-only (universeExplorer.readOnlyUniverses)` : t`universe ${u.id}`,
@@ -158,10 +157,9 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
   /** Read-only is marked for the selected universe, or for a connection whose universes are all read-only. */
   private readOnlyShown(connection: Connection | undefined): boolean {
     if (!connection) return false;
-    const readOnly = settings().readOnlyUniverses;
     const universeId = connection.id === this.selected?.connectionId ? this.selected.universeId : undefined;
-    if (universeId !== undefined) return readOnly.includes(universeId);
-    return connection.universes.length > 0 && connection.universes.every((u) => readOnly.includes(u.id));
+    if (universeId !== undefined) return isReadOnly(universeId);
+    return connection.universes.length > 0 && connection.universes.every((u) => isReadOnly(u.id));
   }
 }
 

@@ -5,30 +5,21 @@ import type { GameJoinRestrictionInput, OpenApiClient, Page, RestrictionLog, Use
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
 import { Pager } from '../core/tree/pager';
+import { assertWritable, universeKey, type UniverseAddress } from '../core/universe';
 import type { LogFilter } from './log/protocol';
 
-export interface UniverseScope {
-  connectionId: string;
-  universeId: number;
-}
-
 /** Where restrictions are listed and written: a whole universe, or one place of it (placeId). */
-export interface RestrictionScope extends UniverseScope {
+export interface RestrictionScope extends UniverseAddress {
   placeId?: number;
 }
 
-const universeKey = (u: UniverseScope) => `${u.connectionId}/${u.universeId}`;
 const scopeKey = (s: RestrictionScope) => `${universeKey(s)}/${s.placeId ?? ''}`;
 
 /** The scope as the client's restriction calls take it. */
 const where = (s: RestrictionScope) => ({ universeId: s.universeId, placeId: s.placeId });
 
-export function sameUniverse(a: UniverseScope, b: UniverseScope): boolean {
-  return universeKey(a) === universeKey(b);
-}
-
 export class RestrictionsModel implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<UniverseScope>();
+  private readonly changed = new vscode.EventEmitter<UniverseAddress>();
   /** The restrictions of a universe (at any level) or the places shown under it changed. */
   readonly onDidChange = this.changed.event;
   private readonly lists = new Map<string, Pager<UserRestriction>>();
@@ -60,18 +51,18 @@ export class RestrictionsModel implements vscode.Disposable {
   }
 
   /** The places whose restrictions are shown under the universe, in the order they were asked for. */
-  places(u: UniverseScope): number[] {
+  places(u: UniverseAddress): number[] {
     return [...(this.shownPlaces.get(universeKey(u)) ?? [])];
   }
 
-  showPlace(u: UniverseScope, placeId: number): void {
+  showPlace(u: UniverseAddress, placeId: number): void {
     const places = this.places(u);
     if (places.includes(placeId)) return;
     this.shownPlaces.set(universeKey(u), [...places, placeId]);
     this.changed.fire(u);
   }
 
-  hidePlace(u: UniverseScope, placeId: number): void {
+  hidePlace(u: UniverseAddress, placeId: number): void {
     this.shownPlaces.set(
       universeKey(u),
       this.places(u).filter((p) => p !== placeId),
@@ -94,6 +85,7 @@ export class RestrictionsModel implements vscode.Disposable {
     gameJoinRestriction: GameJoinRestrictionInput,
     signal: AbortSignal,
   ): Promise<UserRestriction> {
+    assertWritable(scope.universeId);
     const client = await this.client(scope);
     const result = await client.restrictions.update(
       { ...where(scope), userId, gameJoinRestriction, updateMask: 'gameJoinRestriction' },
@@ -107,7 +99,7 @@ export class RestrictionsModel implements vscode.Disposable {
   }
 
   async listLogs(
-    u: UniverseScope,
+    u: UniverseAddress,
     filter: LogFilter,
     pageToken: string | undefined,
     signal: AbortSignal,
@@ -129,7 +121,7 @@ export class RestrictionsModel implements vscode.Disposable {
     this.changed.dispose();
   }
 
-  private client(u: UniverseScope): Promise<OpenApiClient> {
+  private client(u: UniverseAddress): Promise<OpenApiClient> {
     return this.connections.client(u.connectionId);
   }
 }

@@ -5,7 +5,8 @@ import { t } from '../core/text';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import { universeNodeId } from '../core/tree/connectionNodes';
-import { sameUniverse, type RestrictionScope, type RestrictionsModel } from './model';
+import { sameUniverse } from '../core/universe';
+import type { RestrictionScope, RestrictionsModel } from './model';
 import {
   PlaceRestrictionsNode,
   placeNodeId,

@@ -29,7 +29,7 @@ export function activateSandbox(deps: {
     connections.startOnDemand(SANDBOX_ID, allowed ? () => sandbox.start() : undefined);
   startOnDemand(true);
   if (settings().sandboxAutoStart) {
-    sandbox.start().catch((error: unknown) => log.error(`Local Sandbox did not start: ${reason(error)}`));
+    sandbox.start().catch((error: unknown) => log.error(`Local Sandbox did not start: ${reason(error)}`, error));
   }
   return {
     sandbox,

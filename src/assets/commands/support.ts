@@ -69,7 +69,7 @@ export function announceAsset(ctx: AssetsContext, connectionId: string, text: st
       if (choice === reveal) await ctx.reveal(connectionId, asset.assetId);
     })
     .catch((error) => {
-      ctx.log.error(`Couldn't reveal asset ${asset.assetId}: ${reason(error)}`);
+      ctx.log.error(`Couldn't reveal asset ${asset.assetId}: ${reason(error)}`, error);
       void ctx.ui.error(t`Couldn't reveal asset ${asset.assetId}: ${reason(error)}`);
     });
 }

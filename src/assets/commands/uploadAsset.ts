@@ -122,7 +122,7 @@ async function uploadBatch(ctx: AssetsContext, connectionId: string, uploads: Up
           .catch((error): UploadResult => {
             if (signal.aborted || isCancel(error)) return { file: u.name, cancelled: true };
             step(u, t`failed`, true);
-            ctx.log.error(`Couldn't upload ${u.name}: ${reason(error)}`);
+            ctx.log.error(`Couldn't upload ${u.name}: ${reason(error)}`, error);
             void ctx.ui
               .error(t`Couldn't upload ${u.name}: ${reason(error)}`, t`Show Log`)
               .then((c) => c && ctx.log.show());

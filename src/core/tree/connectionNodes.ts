@@ -1,7 +1,7 @@
 // The tree's top two levels: a connection, and its universes with the areas' groups under each.
 import vscode = require('vscode');
 import type { Connection, UniverseRef } from '../connections';
-import { settings } from '../settings';
+import { isReadOnly } from '../universe';
 import { t } from '../text';
 import { MessageNode } from './messageNode';
 import type { TreeNode } from './node';
@@ -73,7 +73,7 @@ export class UniverseNode implements TreeNode {
   }
 
   get readOnly(): boolean {
-    return settings().readOnlyUniverses.includes(this.universe.id);
+    return isReadOnly(this.universe.id);
   }
 
   item(): vscode.TreeItem {

@@ -1,16 +1,16 @@
 // Where a restriction command acts: the node it was run on, or (from the command palette) a universe picked from
 // the connections, and a level (the whole universe or one place) when the command writes or reads one user.
 import { pickConnection, pickUniverse } from '../../core/prompts';
-import { settings } from '../../core/settings';
 import { t } from '../../core/text';
 import { UniverseNode } from '../../core/tree/connectionNodes';
 import { required, type Ui } from '../../core/ui';
-import type { RestrictionScope, UniverseScope } from '../model';
+import { assertWritable, type UniverseAddress } from '../../core/universe';
+import type { RestrictionScope } from '../model';
 import { PlaceRestrictionsNode, RestrictionNode, RestrictionsGroupNode } from '../tree';
 import type { RestrictionsContext } from './context';
 
 /** The universe of the node, or one picked when there is none. */
-export async function universeOf(ctx: RestrictionsContext, node: unknown): Promise<UniverseScope> {
+export async function universeOf(ctx: RestrictionsContext, node: unknown): Promise<UniverseAddress> {
   if (node instanceof RestrictionsGroupNode || node instanceof PlaceRestrictionsNode) return universe(node.scope);
   if (node instanceof RestrictionNode) return universe(node.parent.scope);
   if (node instanceof UniverseNode) return { connectionId: node.connectionId, universeId: node.universe.id };
@@ -18,7 +18,7 @@ export async function universeOf(ctx: RestrictionsContext, node: unknown): Promi
   return { connectionId: connection.id, universeId: (await pickUniverse(ctx.ui, connection)).id };
 }
 
-function universe(scope: RestrictionScope): UniverseScope {
+function universe(scope: RestrictionScope): UniverseAddress {
   return { connectionId: scope.connectionId, universeId: scope.universeId };
 }
 
@@ -80,11 +80,9 @@ export function asRestriction(node: unknown): RestrictionNode {
   return node;
 }
 
-/** Throws for a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
+/** Refuses a read-only universe before asking anything (the model refuses its writes too). */
 export function writable(scope: RestrictionScope): RestrictionScope {
-  if (settings().readOnlyUniverses.includes(scope.universeId)) {
-    throw new Error(t`universe ${scope.universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
-  }
+  assertWritable(scope.universeId);
   return scope;
 }
 

@@ -11,7 +11,8 @@ import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
 import { toCsv, type CsvValue } from '../csv';
 import { describeDuration } from '../duration';
-import { sameUniverse, type RestrictionsModel, type UniverseScope } from '../model';
+import { sameUniverse, universeKey, type UniverseAddress } from '../../core/universe';
+import type { RestrictionsModel } from '../model';
 import {
   checkFilterId,
   readRestore,
@@ -23,7 +24,7 @@ import {
   type ToPage,
 } from './protocol';
 
-export interface LogTarget extends UniverseScope {
+export interface LogTarget extends UniverseAddress {
   connectionName: string;
   universeName?: string;
 }
@@ -89,8 +90,6 @@ function csvRow(log: RestrictionLog): CsvValue[] {
   ];
 }
 
-const panelKey = (u: UniverseScope) => `${u.connectionId}/${u.universeId}`;
-
 /** The open restriction log panels, one per universe; each reloads when the universe's restrictions change. */
 export class LogPanels implements vscode.Disposable {
   private readonly open = new Map<string, RestrictionLogPanel>();
@@ -104,7 +103,7 @@ export class LogPanels implements vscode.Disposable {
   }
 
   /** The universe as the panel's title shows it. */
-  target(u: UniverseScope): LogTarget {
+  target(u: UniverseAddress): LogTarget {
     const connection = this.deps.connections.get(u.connectionId);
     return {
       connectionId: u.connectionId,
@@ -115,8 +114,8 @@ export class LogPanels implements vscode.Disposable {
   }
 
   /** Opens (or reveals) the universe's panel; a filter given here replaces the panel's. */
-  show(u: UniverseScope, filter?: LogFilter): RestrictionLogPanel {
-    const key = panelKey(u);
+  show(u: UniverseAddress, filter?: LogFilter): RestrictionLogPanel {
+    const key = universeKey(u);
     const panel = this.open.get(key);
     if (!panel) return this.add(new RestrictionLogPanel(this.deps, this.target(u), filter));
     panel.panel.reveal();
@@ -131,7 +130,7 @@ export class LogPanels implements vscode.Disposable {
    */
   revive(panel: vscode.WebviewPanel, state: unknown): RestrictionLogPanel | undefined {
     const restore = readRestore(state);
-    if (!restore || this.open.has(panelKey(restore))) {
+    if (!restore || this.open.has(universeKey(restore))) {
       panel.dispose();
       return undefined;
     }
@@ -144,7 +143,7 @@ export class LogPanels implements vscode.Disposable {
   }
 
   private add(panel: RestrictionLogPanel): RestrictionLogPanel {
-    const key = panelKey(panel.target);
+    const key = universeKey(panel.target);
     this.open.set(key, panel);
     panel.panel.onDidDispose(() => {
       if (this.open.get(key) === panel) this.open.delete(key);

@@ -18,4 +18,16 @@ suite('smoke', () => {
     await ext.activate();
     assert.equal(ext.isActive, true);
   });
+
+  test('the commands package.json declares are exactly the commands the extension registers', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await ext.activate();
+    const declared = (ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command).sort();
+    const registered = (await vscode.commands.getCommands(true)).filter((id) => id.startsWith('universeExplorer.'));
+    // VS Code registers `<view id>.focus`, `.resetViewLocation` and the like for each contributed view.
+    const views = (ext.packageJSON.contributes.views.universeExplorer as { id: string }[]).map((v) => `${v.id}.`);
+    const ours = registered.filter((id) => !views.some((view) => id.startsWith(view))).sort();
+    assert.deepEqual(ours, declared);
+  });
 });
