@@ -6,6 +6,8 @@ export interface ApiErrorInit {
   code?: string;
   details?: unknown;
   retryAfterMs?: number;
+  /** What failed underneath (a socket error): kept for the log, never shown. */
+  cause?: unknown;
 }
 
 export class ApiError extends Error {
@@ -22,7 +24,7 @@ export class ApiError extends Error {
   afterLostAnswer = false;
 
   constructor(message: string, init: ApiErrorInit = {}) {
-    super(message);
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;

@@ -574,6 +574,7 @@ export class Transport {
     }
     return new NetworkError(`Network error: ${text} (${where})`, {
       code: typeof code === 'string' ? code : undefined,
+      cause: e,
     });
   }
 

@@ -203,6 +203,24 @@ suite('extension shell', () => {
     assert.equal(ctx.connections.list().filter((c) => !c.sandbox).length, 0);
   });
 
+  test('a failed command logs its stack and chain of causes under the message users see, never the key', async () => {
+    const secret = `cause-secret-${Date.now()}`;
+    const ui = await addThroughUi('Unreachable', 'http://127.0.0.1:9', secret);
+    const [stores] = await groups('Unreachable');
+    const before = ctx.log.lines().length;
+    await vscode.commands.executeCommand('universeExplorer.takeSnapshot', stores);
+    const [shown] = ui.messages('error');
+    assert.match(shown ?? '', /^Failed to take a snapshot: Network error/);
+    const logged = ctx.log
+      .lines()
+      .slice(before)
+      .find((l) => l.startsWith(shown));
+    assert.ok(logged, 'the failure is not in the log');
+    assert.match(logged, /\n\s+at /, 'no stack under the message');
+    assert.match(logged, /\nCaused by: .*(ECONNREFUSED|connect)/i, 'no cause under the message');
+    assert.ok(!ctx.log.lines().some((l) => l.includes(secret)), 'the key is in the log');
+  });
+
   test('a bad base URL is refused in the prompt before anything is saved', async () => {
     const ui = new ScriptedUi().on('input', /^Connection name/, 'Bad').on('input', /^Base URL/, 'ftp://example.com');
     ctx.ui = ui;
