@@ -1,5 +1,5 @@
 // Starts code-server (VS Code 1.139 in the browser) from .tools/ for the tests and for `npm start`.
-// See design.md, "Tests inside a real VS Code". Every server runs in its own process group, so stop()
+// See docs/ARCHITECTURE.md, "Tests inside a real VS Code". Every server runs in its own process group, so stop()
 // (and process exit, even on an uncaught error) ends it with everything it spawned.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

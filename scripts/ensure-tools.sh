@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs, only when missing, the tools that run the extension in a real VS Code (see design.md,
+# Installs, only when missing, the tools that run the extension in a real VS Code (see docs/ARCHITECTURE.md,
 # "Tests inside a real VS Code"): Node 24 into .tools/node24 and code-server into .tools/code-server,
 # both from the npm registry. Checks that Chromium is there. Fast when everything is present.
 #   bash scripts/ensure-tools.sh            install what is missing

@@ -21,7 +21,7 @@ import {
 
 export type AssetType = 'Audio' | 'Decal' | 'Image' | 'Model' | 'Animation' | 'Video';
 
-/** Media type of `fileContent` by file extension (reference §4.2). */
+/** Media type of `fileContent` by file extension (docs/SERVICE.md, "Assets and operations"). */
 export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   png: 'image/png',
   jpg: 'image/jpeg',

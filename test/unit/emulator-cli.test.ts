@@ -1,4 +1,4 @@
-// The command-line contract of dist/emulator.js (design.md), on a bundle built the same way.
+// The command-line contract of dist/emulator.js (docs/ARCHITECTURE.md), on a bundle built the same way.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

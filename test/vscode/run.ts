@@ -1,5 +1,5 @@
 // Runs the extension's tests inside a real VS Code: code-server 4.139.1 (VS Code 1.139.1) on Node 24,
-// driven by Debian's Chromium through playwright-core (design.md, "Tests inside a real VS Code").
+// driven by Debian's Chromium through playwright-core (docs/ARCHITECTURE.md, "Tests inside a real VS Code").
 //   node --import tsx test/vscode/run.ts [--suite-only | --ui-only] [--keep]
 // 1. builds the extension (esbuild.js) and the mocha suite (test/vscode/suite -> out/test/vscode/suite),
 // 2. the mocha suite in the extension host (payload extensionTestsPath), output streamed here,
