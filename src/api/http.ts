@@ -20,7 +20,7 @@ import {
 } from './errors';
 import { entryMetadataFromHeaders, parseShape } from './read';
 import { oneLine, Redactor } from './redact';
-import type { Headers, Schema } from './schemas';
+import { header, type Headers, type Schema } from './schemas';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -300,11 +300,6 @@ function undici(): typeof import('undici') {
   return (undiciModule ??= require('undici') as typeof import('undici'));
 }
 let undiciModule: typeof import('undici') | undefined;
-
-function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** `retry-after` as seconds or an HTTP date, in ms. */
 function parseRetryAfter(value: string | undefined): number | undefined {
