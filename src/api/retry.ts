@@ -1,7 +1,8 @@
-// When a failed request is sent again, and after how long: a pure policy of the call's kind, what went wrong and
-// the attempt number. Idempotent calls are repeated after a 429, a 502/503/504 (a 500 only for a GET) or a dropped
-// connection; calls a repeat could apply twice (an increment, a set without matchVersion, an asset create) only
-// when the failure says the service did not apply them; some calls never.
+// When a failed request is sent again, and after how long. `decide` is a pure function of the call's kind, what went
+// wrong and the attempt number: idempotent calls (reads, deletes, a PATCH that carries an idempotency key) are
+// repeated after a 429, a 502/503/504 (a 500 only for a GET) or a dropped connection; calls a repeat could apply
+// twice (an increment, a set without matchVersion, an asset create) only when the failure says the service did not
+// apply them; some calls never. `delayMs` adds the random jitter to the wait it chose.
 import { randomInt } from 'node:crypto';
 import type { Method } from './exchange';
 
