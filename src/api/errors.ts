@@ -1,5 +1,5 @@
 // Typed errors of the client. Every failure the client reports is one of these (or an AbortError).
-import type { EntryMetadata, Operation, OperationStatus } from './schemas';
+import { isRecord, type EntryMetadata, type Operation, type OperationStatus } from './schemas';
 
 export interface ApiErrorInit {
   status?: number;
@@ -170,10 +170,6 @@ export interface ErrorBody {
   message?: string;
   code?: string;
   details?: unknown;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const str = (v: unknown): string | undefined =>

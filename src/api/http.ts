@@ -1,10 +1,8 @@
-// The one transport of the client: base URL, x-api-key, timeouts, retries with backoff and retry-after,
-// x-ratelimit-* reading, logging, and mapping every failure to a typed error. What the service sends is bounded:
-// each answer must arrive whole within the timeout and within a size limit, and its text reaches errors and logs
-// only with the API key hidden, on one line, cut short.
-import { randomInt } from 'node:crypto';
+// The one transport of the client: base URL, x-api-key, timeouts, retries as retry.ts decides, x-ratelimit-*
+// figures kept by rateLimit.ts, logging, and mapping every failure to a typed error; exchange.ts sends each attempt.
+// What the service sends is bounded: each answer must arrive whole within the timeout and within a size limit, and
+// its text reaches errors and logs only with the API key hidden, on one line, cut short.
 import type { Readable } from 'node:stream';
-import type { Agent, Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import {
   abortError,
@@ -18,12 +16,27 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from './errors';
+import { Connections, ExchangeLimit, type HttpResponse, type Method } from './exchange';
+import { RateLimits, type RateLimit } from './rateLimit';
 import { entryMetadataFromHeaders, parseShape } from './read';
 import { oneLine, Redactor } from './redact';
-import type { Headers, Schema } from './schemas';
+import {
+  decide,
+  delayMs,
+  notApplied,
+  parseRetryAfter,
+  retrySettings,
+  type Failure,
+  type Retry,
+  type RetryOptions,
+} from './retry';
+import { header, type Schema } from './schemas';
+import { isLoopback, queryString, type QueryValue } from './url';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export type QueryValue = string | number | boolean | undefined;
+export type { HttpResponse } from './exchange';
+export type { RateLimit } from './rateLimit';
+export type { Retry, RetryOptions } from './retry';
+export { seg } from './url';
 
 /** The last argument of every client method. */
 export interface CallOptions {
@@ -36,13 +49,6 @@ export interface StreamBody {
   headers: Record<string, string>;
   dispose(): void;
 }
-
-/**
- * When a request is sent again: `idempotent` after a 429, a 5xx or a dropped connection (a repeat changes nothing);
- * `unapplied` only after an answer that says the service did not apply it (429, or 503 with retry-after) or a
- * connection that was never made; `never` not at all.
- */
-export type Retry = 'idempotent' | 'unapplied' | 'never';
 
 /** The most of an answer the client reads, unless a call sets its own limit. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -63,20 +69,6 @@ export interface RequestSpec {
   budget?: string;
 }
 
-export interface HttpResponse {
-  status: number;
-  headers: Headers;
-  body: Buffer;
-}
-
-export interface RateLimit {
-  limit?: string;
-  remaining?: number;
-  resetSeconds?: number;
-  /** Date.now() when these figures were read. */
-  at: number;
-}
-
 export interface LogEvent {
   method: string;
   path: string;
@@ -84,12 +76,6 @@ export interface LogEvent {
   ms: number;
   attempt: number;
   error?: string;
-}
-
-export interface RetryOptions {
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
 }
 
 export interface TransportOptions {
@@ -106,225 +92,18 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
-/** Connection failures before the request was sent: the service cannot have applied it. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-/** Connection failures worth another try of an idempotent call (the request may or may not have been applied). */
-const TRANSIENT_CODES = new Set([
-  ...NOT_SENT_CODES,
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-]);
+/** Connection failures that are the transport's timeout (undici's, between the pieces of the answer). */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-/** A retry-after longer than this is reported to the caller rather than waited out. */
-const MAX_RETRY_AFTER_MS = 60_000;
-
-/** Encodes one path segment; `.` and `..` are percent-encoded too, so a segment is never a literal dot segment. */
-export function seg(value: string | number): string {
-  const s = String(value);
-  return s === '.' || s === '..' ? s.replace(/\./g, '%2E') : encode(s);
-}
 
 /** Body and content type of a JSON request. */
 export function jsonBody(value: unknown): { body: Buffer; headers: Record<string, string> } {
   return { body: Buffer.from(JSON.stringify(value), 'utf8'), headers: { 'content-type': 'application/json' } };
 }
 
-function encode(s: string): string {
-  try {
-    return encodeURIComponent(s);
-  } catch {
-    throw new TypeError(`Not valid Unicode (lone surrogate): ${JSON.stringify(s)}`);
-  }
-}
-
-/** Query names as sent: a few fixed names, encoded once rather than on every request. */
-const encodedNames = new Map<string, string>();
-
-function queryString(query: Record<string, QueryValue> | undefined, withValues: boolean): string {
-  let out = '';
-  for (const k in query) {
-    const v = query[k];
-    if (v === undefined) continue;
-    let name = encodedNames.get(k);
-    if (name === undefined) encodedNames.set(k, (name = encode(k)));
-    out += `${out ? '&' : '?'}${name}${withValues ? `=${encode(String(v))}` : ''}`;
-  }
-  return out;
-}
-
-/** 127.0.0.0/8, ::1 and localhost: this machine, where plain http does not leave it. */
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-/** Why the transport itself ended an exchange: its deadline passed, or its body went over the limit. */
-class ExchangeLimit extends Error {
-  constructor(
-    readonly kind: 'deadline' | 'size',
-    readonly status?: number,
-  ) {
-    super(kind);
-  }
-}
-
-interface Limits {
-  /** Until the whole answer is in. */
-  deadlineMs: number;
-  /** Start the deadline once the request is sent (a streamed upload may take longer than any answer). */
-  deadlineAfterSend: boolean;
-  maxBodyBytes: number;
-}
-
-/**
- * One request through undici's dispatch, the response collected into one Buffer. Cheaper per call than undici's
- * request(), which builds a stream for every body; bulk work sends thousands of small requests.
- */
-function exchange(
-  agent: Agent,
-  opts: Dispatcher.DispatchOptions,
-  signal: AbortSignal | undefined,
-  limits: Limits,
-): Promise<HttpResponse> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    agent.dispatch(opts, new Exchange(resolve, reject, signal, limits));
-  });
-}
-
-function expire(exchange: Exchange): void {
-  exchange.fail(new ExchangeLimit('deadline'));
-}
-
-/** The handler of one exchange: an object with its methods on the prototype, not a closure per callback. */
-class Exchange implements Dispatcher.DispatchHandler {
-  private status = 0;
-  private headers: Headers = {};
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  private abort?: (reason: Error) => void;
-  /** A failure before undici handed over `abort`: the caller has it at once, undici when it connects. */
-  private failure?: Error;
-  private timer?: NodeJS.Timeout;
-
-  constructor(
-    private readonly resolve: (res: HttpResponse) => void,
-    private readonly reject: (err: Error) => void,
-    private readonly signal: AbortSignal | undefined,
-    private readonly limits: Limits,
-  ) {
-    if (signal) listen(signal, this);
-    if (!limits.deadlineAfterSend) this.timer = setTimeout(expire, limits.deadlineMs, this);
-  }
-
-  /** Ends the exchange with `reason`: undici stops it and closes its connection, nothing more is read. */
-  fail(reason: Error): void {
-    if (this.abort) return this.abort(reason);
-    this.failure ??= reason;
-    this.done();
-    this.reject(reason);
-  }
-
-  onConnect(abort: (reason: Error) => void): void {
-    if (this.failure) abort(this.failure);
-    else this.abort = abort;
-  }
-
-  onRequestSent(): void {
-    if (this.limits.deadlineAfterSend) this.timer = setTimeout(expire, this.limits.deadlineMs, this);
-  }
-
-  onHeaders(status: number, raw: Buffer[]): boolean {
-    if (status < 200) return true;
-    // undici's own parser: lower-case names (known ones without a string made per response), latin1 values.
-    [this.status, this.headers] = [status, undici().util.parseHeaders(raw)];
-    if (Number(header(this.headers, 'content-length')) > this.limits.maxBodyBytes) {
-      this.fail(new ExchangeLimit('size', status));
-      return false;
-    }
-    return true;
-  }
-
-  onData(chunk: Buffer): boolean {
-    this.size += chunk.length;
-    if (this.size > this.limits.maxBodyBytes) {
-      this.fail(new ExchangeLimit('size', this.status));
-      return false;
-    }
-    this.chunks.push(chunk);
-    return true;
-  }
-
-  onComplete(): void {
-    this.done();
-    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-    this.resolve({ status: this.status, headers: this.headers, body });
-  }
-
-  onError(err: Error): void {
-    this.done();
-    this.reject(err);
-  }
-
-  private done(): void {
-    clearTimeout(this.timer);
-    if (this.signal) unlisten(this.signal, this);
-  }
-}
-
-/** The exchanges in flight per signal: one listener on a signal however many of its requests are running. */
-const listening = new WeakMap<AbortSignal, Set<Exchange>>();
-
-function listen(signal: AbortSignal, exchange: Exchange): void {
-  let set = listening.get(signal);
-  if (!set) {
-    const exchanges = (set = new Set());
-    listening.set(signal, exchanges);
-    signal.addEventListener('abort', () => exchanges.forEach((x) => x.fail(signal.reason as Error)), { once: true });
-  }
-  set.add(exchange);
-}
-
-function unlisten(signal: AbortSignal, exchange: Exchange): void {
-  listening.get(signal)?.delete(exchange);
-}
-
-/**
- * undici, required when the first client is made rather than imported: it (and the Node modules it loads) is not
- * read when the extension activates.
- */
-function undici(): typeof import('undici') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (undiciModule ??= require('undici') as typeof import('undici'));
-}
-let undiciModule: typeof import('undici') | undefined;
-
-function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/** `retry-after` as seconds or an HTTP date, in ms. */
-function parseRetryAfter(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** A failure that says the service did not apply the request: a 429, a 503 with retry-after, or no connection. */
-function notApplied(err: ApiError): boolean {
-  if (err instanceof NetworkError) return NOT_SENT_CODES.has(err.code ?? '');
-  return err.status === 429 || (err.status === 503 && err.retryAfterMs !== undefined);
-}
-
 const mib = (bytes: number): string => `${+(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 export class Transport {
-  private readonly agent: Agent = new (undici().Agent)({ keepAliveTimeout: 4_000, connections: 16 });
+  private readonly connections = new Connections();
   private readonly origin: string;
   private readonly basePath: string;
   private readonly apiKey: string;
@@ -336,8 +115,7 @@ export class Transport {
   private readonly logHook?: (e: LogEvent) => void;
   /** Lower case, as header names are read. */
   readonly entryHeaderPrefix: string;
-  private latestRateLimit?: RateLimit;
-  private readonly budgets = new Map<string, RateLimit>();
+  private readonly rateLimits = new RateLimits();
 
   constructor(opts: TransportOptions) {
     const url = new URL(opts.baseUrl);
@@ -359,11 +137,7 @@ export class Transport {
     this.secret = new Redactor(opts.apiKey);
     this.entryHeaderPrefix = prefix;
     this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.retry = {
-      maxAttempts: Math.max(1, opts.retry?.maxAttempts ?? 4),
-      baseDelayMs: opts.retry?.baseDelayMs ?? 250,
-      maxDelayMs: opts.retry?.maxDelayMs ?? 8_000,
-    };
+    this.retry = retrySettings(opts.retry);
     this.baseHeaders = {
       'user-agent': opts.userAgent ?? 'universe-explorer',
       accept: 'application/json',
@@ -373,16 +147,16 @@ export class Transport {
   }
 
   get rateLimit(): RateLimit | undefined {
-    return this.latestRateLimit;
+    return this.rateLimits.latest;
   }
 
   /** The latest figures of a budget's requests; of any request without a budget. */
   rateLimitOf(budget: string | undefined): RateLimit | undefined {
-    return budget === undefined ? this.latestRateLimit : this.budgets.get(budget);
+    return this.rateLimits.of(budget);
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.connections.close();
   }
 
   /**
@@ -433,9 +207,12 @@ export class Transport {
       else if (error instanceof NetworkError) err = error;
       else throw error;
       err.afterLostAnswer = lost;
-      if (!this.shouldRetry(spec, err, attempt)) throw err;
-      lost ||= !notApplied(err);
-      await sleep(this.delayFor(err, attempt), spec.signal);
+      const failure: Failure =
+        err instanceof NetworkError ? { code: err.code } : { status: err.status ?? 0, retryAfterMs: err.retryAfterMs };
+      const next = decide(spec, failure, attempt, this.retry);
+      if (!next.retry) throw err;
+      lost ||= !notApplied(failure);
+      await sleep(delayMs(next.wait), spec.signal);
       try {
         res = await this.once(spec, path, attempt + 1);
         if (res.status >= 200 && res.status < 300) return res;
@@ -510,10 +287,9 @@ export class Transport {
     );
   }
 
-  /** Sends one attempt; its answer as it came, or undici's error. */
+  /** Sends one attempt; its answer as it came, or the exchange's error. */
   private dispatch(spec: RequestSpec, path: string, streamBody: StreamBody | undefined): Promise<HttpResponse> {
-    return exchange(
-      this.agent,
+    return this.connections.exchange(
       {
         origin: this.origin,
         path,
@@ -538,7 +314,7 @@ export class Transport {
   /** An answer: its rate-limit figures read and logged; a failure to do so as a typed error. */
   private answered(res: HttpResponse, spec: RequestSpec, attempt: number, started: number): HttpResponse {
     try {
-      this.readRateLimit(res.headers, spec.budget);
+      this.rateLimits.read(res.headers, spec.budget);
       if (this.logHook) this.log(spec, attempt, started, { status: res.status });
       return res;
     } catch (e) {
@@ -588,7 +364,7 @@ export class Transport {
         status: res.status,
         code,
         details: this.redact(body.details),
-        retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after')),
+        retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after'), Date.now()),
       },
     );
     if (err instanceof PreconditionFailedError && header(res.headers, `${this.entryHeaderPrefix}-entry-version`)) {
@@ -599,37 +375,6 @@ export class Transport {
       }
     }
     return err;
-  }
-
-  private shouldRetry(spec: RequestSpec, err: ApiError, attempt: number): boolean {
-    if (spec.retry === 'never' || attempt >= this.retry.maxAttempts) return false;
-    if ((err.retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS) return false;
-    if (spec.retry === 'unapplied') return notApplied(err);
-    if (err instanceof NetworkError) return TRANSIENT_CODES.has(err.code ?? '');
-    const status = err.status ?? 0;
-    return (
-      status === 429 || status === 502 || status === 503 || status === 504 || (status === 500 && spec.method === 'GET')
-    );
-  }
-
-  /** retry-after when given (plus a little jitter, never less), else exponential backoff with jitter. */
-  private delayFor(err: ApiError, attempt: number): number {
-    if (err.retryAfterMs !== undefined) return err.retryAfterMs + randomInt(0, 100);
-    const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(cap / 2 + (Math.random() * cap) / 2);
-  }
-
-  private readRateLimit(headers: Headers, budget: string | undefined): void {
-    const limit = header(headers, 'x-ratelimit-limit');
-    const remaining = header(headers, 'x-ratelimit-remaining');
-    const reset = header(headers, 'x-ratelimit-reset');
-    if (limit === undefined && remaining === undefined && reset === undefined) return;
-    const num = (v: string | undefined): number | undefined => {
-      const n = v === undefined ? NaN : parseFloat(v);
-      return Number.isFinite(n) ? n : undefined;
-    };
-    this.latestRateLimit = { limit, remaining: num(remaining), resetSeconds: num(reset), at: Date.now() };
-    if (budget !== undefined) this.budgets.set(budget, this.latestRateLimit);
   }
 
   /** The path for logs and messages: query names only, never their values. */

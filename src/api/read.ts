@@ -4,6 +4,7 @@ import type * as z from 'zod/mini';
 import { ResponseShapeError } from './errors';
 import {
   AttributesSchema,
+  header,
   isUserIdArray,
   isRecord,
   UserIdsSchema,
@@ -107,10 +108,9 @@ function plainVersion(v: unknown): EntryVersion | undefined {
   return { version, deleted, contentLength, createdTime, objectCreatedTime: objectCreatedTime ?? undefined };
 }
 
-function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  const s = Array.isArray(v) ? v[0] : v;
-  // Header bytes arrive as latin1; JSON in them may be UTF-8.
+/** A header's first value; its bytes arrive as latin1, and JSON in them may be UTF-8. */
+function utf8Header(headers: Headers, name: string): string | undefined {
+  const s = header(headers, name);
   return s !== undefined && /[\x80-\xff]/.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s;
 }
 
@@ -125,7 +125,7 @@ function jsonHeader<S extends Schema>(
   absent: z.output<S>,
   plain: (value: unknown) => boolean,
 ): z.output<S> {
-  const text = header(headers, name);
+  const text = utf8Header(headers, name);
   if (text === undefined || text === '') return absent;
   let value: unknown;
   try {
@@ -161,7 +161,7 @@ function namesFor(prefix: string) {
 /** Reads an entry's metadata from the `<prefix>-entry-*` and `content-md5` headers. */
 export function entryMetadataFromHeaders(headers: Headers, prefix: string): EntryMetadata {
   const names = namesFor(prefix);
-  const version = header(headers, names.version);
+  const version = utf8Header(headers, names.version);
   if (!version) {
     throw new ResponseShapeError(
       `Unexpected response: header ${names.version}: expected string, received undefined`,
@@ -170,11 +170,11 @@ export function entryMetadataFromHeaders(headers: Headers, prefix: string): Entr
   }
   return {
     version,
-    createdTime: header(headers, names.created),
-    versionCreatedTime: header(headers, names.versionCreated),
+    createdTime: utf8Header(headers, names.created),
+    versionCreatedTime: utf8Header(headers, names.versionCreated),
     attributes: jsonHeader(headers, names.attributes, AttributesSchema, {}, isRecord),
     userIds: jsonHeader(headers, names.userIds, UserIdsSchema, [], isUserIdArray),
-    contentMd5: header(headers, 'content-md5'),
+    contentMd5: utf8Header(headers, 'content-md5'),
   };
 }
 

@@ -5,6 +5,33 @@ import { orderedMap, RateLimitedError, Scheduler, type RateLimit } from '../../s
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Lets every step that waits on no timer run: promise callbacks, and the setImmediate turns orderedMap takes. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** Calls that end only when the test ends them, in the order it chooses, so no two steps race. */
+function gates<R = void>() {
+  const open = new Map<number, { resolve: (value: R) => void; reject: (error: Error) => void }>();
+  const take = (i: number) => {
+    const call = open.get(i);
+    assert.ok(call, `call ${i} is not waiting`);
+    open.delete(i);
+    return call;
+  };
+  return {
+    /** Call `i`: it waits until the test ends it. */
+    call: (i: number) => new Promise<R>((resolve, reject) => open.set(i, { resolve, reject })),
+    /** The calls started and not yet ended, in the order they started, once all that can run has run. */
+    async waiting(): Promise<number[]> {
+      await settle();
+      return [...open.keys()];
+    },
+    end: (i: number, value: R) => take(i).resolve(value),
+    fail: (i: number, error: Error) => take(i).reject(error),
+  };
+}
+
 /** A fixed-window limit like the service's: `limit` calls per window; figures as the transport would read them. */
 function fixedWindow(limit: number, windowMs: number) {
   let start = 0;
@@ -39,17 +66,21 @@ function fixedWindow(limit: number, windowMs: number) {
 describe('bulk scheduler', () => {
   it('never runs more than `concurrency` tasks at once', async () => {
     const scheduler = new Scheduler({ concurrency: 3 });
+    const tasks = gates();
     let running = 0;
     let peak = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, () =>
+    const all = Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
         scheduler.run(async () => {
           peak = Math.max(peak, ++running);
-          await sleep(3);
+          await tasks.call(i);
           running--;
         }),
       ),
     );
+    // The oldest task running ends, then whatever the scheduler starts next, until none is left.
+    for (let w = await tasks.waiting(); w.length; w = await tasks.waiting()) tasks.end(w[0]);
+    await all;
     assert.equal(peak, 3);
   });
 
@@ -139,9 +170,12 @@ describe('bulk scheduler', () => {
   it('an abort rejects the tasks still waiting for a slot with an AbortError', async () => {
     const controller = new AbortController();
     const scheduler = new Scheduler({ concurrency: 1, signal: controller.signal });
-    const first = scheduler.run(() => sleep(20));
+    const tasks = gates();
+    const first = scheduler.run(() => tasks.call(0));
     const waiting = scheduler.run(async () => 'never').catch((e: Error) => e);
+    assert.deepEqual(await tasks.waiting(), [0]);
     controller.abort();
+    tasks.end(0);
     await first;
     const err = await waiting;
     assert.ok(err instanceof Error && err.name === 'AbortError', String(err));
@@ -153,12 +187,14 @@ describe('bulk scheduler', () => {
       yield [];
       yield [3, 4, 5, 6, 7, 8, 9];
     }
+    const calls = gates<number>();
     const out: number[] = [];
-    for await (const v of orderedMap(source(), 4, async (i) => {
-      await sleep((10 - i) * 2);
-      return i * 10;
-    }))
-      out.push(...v);
+    const consumed = (async () => {
+      for await (const v of orderedMap(source(), 4, calls.call)) out.push(...v);
+    })();
+    // The latest call started always ends first.
+    for (let w = await calls.waiting(); w.length; w = await calls.waiting()) calls.end(w.at(-1)!, w.at(-1)! * 10);
+    await consumed;
     assert.deepEqual(out, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
   });
 
@@ -166,19 +202,22 @@ describe('bulk scheduler', () => {
     async function* source() {
       yield [0, 1, 2, 3, 4];
     }
+    const calls = gates<number>();
     const out: number[] = [];
-    const err = await (async () => {
+    const failed = (async () => {
       try {
-        for await (const run of orderedMap(source(), 5, async (i) => {
-          if (i === 3) throw new Error('call 3 failed');
-          await sleep(i === 0 ? 20 : 1); // the later ones are in before the head: one run
-          return i;
-        }))
-          out.push(...run);
+        for await (const run of orderedMap(source(), 5, calls.call)) out.push(...run);
       } catch (e) {
         return e as Error;
       }
     })();
+    assert.deepEqual(await calls.waiting(), [0, 1, 2, 3, 4]);
+    // The later ones are in before the head: one run.
+    [1, 2, 4].forEach((i) => calls.end(i, i));
+    calls.fail(3, new Error('call 3 failed'));
+    assert.deepEqual(await calls.waiting(), [0]);
+    calls.end(0, 0);
+    const err = await failed;
     assert.deepEqual(out, [0, 1, 2]);
     assert.equal(err?.message, 'call 3 failed');
   });
@@ -187,12 +226,16 @@ describe('bulk scheduler', () => {
     async function* source() {
       yield Array.from({ length: 8 }, (_, i) => i);
     }
+    const calls = gates<number>();
     const runs: number[][] = [];
-    for await (const run of orderedMap(source(), 8, async (i) => {
-      await sleep(i === 0 ? 30 : 1);
-      return i;
-    }))
-      runs.push(run);
+    const consumed = (async () => {
+      for await (const run of orderedMap(source(), 8, calls.call)) runs.push(run);
+    })();
+    assert.deepEqual(await calls.waiting(), [0, 1, 2, 3, 4, 5, 6, 7]);
+    for (let i = 1; i < 8; i++) calls.end(i, i);
+    assert.deepEqual(await calls.waiting(), [0]);
+    calls.end(0, 0);
+    await consumed;
     assert.deepEqual(runs, [[0, 1, 2, 3, 4, 5, 6, 7]]);
   });
 
@@ -201,25 +244,34 @@ describe('bulk scheduler', () => {
       yield [0, 1, 2, 3];
       yield [4, 5];
     }
+    const calls = gates<number>();
     let active = 0;
     let peak = 0;
     let headDone = false;
     const whileHeadRan: number[] = [];
     const out: number[] = [];
-    for await (const run of orderedMap(
-      source(),
-      8,
-      async (i) => {
-        if (!headDone) whileHeadRan.push(i);
-        peak = Math.max(peak, ++active);
-        await sleep(i === 0 ? 60 : 3);
-        active--;
-        if (i === 0) headDone = true;
-        return i;
-      },
-      2,
-    ))
-      out.push(...run);
+    const consumed = (async () => {
+      for await (const run of orderedMap(
+        source(),
+        8,
+        async (i) => {
+          if (!headDone) whileHeadRan.push(i);
+          peak = Math.max(peak, ++active);
+          const result = await calls.call(i);
+          active--;
+          if (i === 0) headDone = true;
+          return result;
+        },
+        2,
+      ))
+        out.push(...run);
+    })();
+    // The head ends last: every other call started ends first, one at a time.
+    for (let w = await calls.waiting(); w.length; w = await calls.waiting()) {
+      const next = w.find((i) => i !== 0) ?? 0;
+      calls.end(next, next);
+    }
+    await consumed;
     assert.deepEqual(out, [0, 1, 2, 3, 4, 5]);
     assert.equal(peak, 2);
     assert.deepEqual(whileHeadRan, [0, 1, 2, 3, 4, 5]); // the next batch too, before the head settled

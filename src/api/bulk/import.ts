@@ -2,7 +2,7 @@
 // sets every entry. Failures go to `<file>.failures.ndjson` as they happen, each as its input line with the line
 // number and error in front, so the file can be fixed and imported again. A stopped import says the last line it
 // handled, so the next run can go on from the line after it in the same mode.
-import { notFoundAs, PreconditionFailedError } from '../errors';
+import { isAbort, notFoundAs, PreconditionFailedError } from '../errors';
 import type { OpenApiClient } from '../client';
 import {
   FailureLog,
@@ -64,8 +64,6 @@ export class ImportStoppedError extends Error {
 }
 
 type Outcome = 'written' | 'skipped' | 'header' | { error: string };
-
-const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError';
 
 /** The input line with its number and error in front (a line that is no JSON object is kept as `text`). */
 function failureLine(line: Line, error: string): string {

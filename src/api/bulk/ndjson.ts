@@ -3,6 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
+import { isRecord } from '../schemas';
 
 /** What an export file holds, said by its first line: `{"export":{...}}`. */
 export interface ExportHeader {
@@ -81,8 +82,6 @@ export function valueBytesFit(raw: Buffer): boolean {
 }
 
 const isJsonSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The header line (with its newline): what the file holds, so a resume cannot mix two stores in one file. */
 export function formatHeaderLine(h: ExportHeader): string {
