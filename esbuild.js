@@ -12,7 +12,7 @@ const common = {
 };
 
 /**
- * Only what src/api/http.ts uses of undici, its Agent (dispatch) and header parser, not its request API, fetch,
+ * Only what src/api/exchange.ts uses of undici, its Agent (dispatch) and header parser, not its request API, fetch,
  * WebSocket, mocks and caches.
  */
 const undiciAgent =

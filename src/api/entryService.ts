@@ -5,7 +5,7 @@
 // U3), so this offers none.
 import type { OpenApiClient } from './client';
 import type { Entry, EntryKey } from './datastores';
-import type { DataStoreSummary, ListEntriesV2Args, Snapshot } from './datastoresV2';
+import type { DataStoreSummary, ListEntriesV2Args, Snapshot } from './datastoresV2Wire';
 import { NeedsV1Error, UnsupportedError } from './errors';
 import type { CallOptions } from './http';
 import { pagePromise, type Page, type PagePromise } from './paging';

@@ -60,9 +60,9 @@ export type {
   ListEntryVersionsArgs,
   SetEntryArgs,
 } from './datastores';
+export type { DataStoresV2Api } from './datastoresV2';
 export type {
   CreateEntryArgs,
-  DataStoresV2Api,
   DataStoreSummary,
   EntryContent,
   EntryMetadataV2Input,
@@ -74,7 +74,7 @@ export type {
   Snapshot,
   StoreArgs,
   UpdateEntryArgs,
-} from './datastoresV2';
+} from './datastoresV2Wire';
 export {
   entryService,
   V1EntryService,

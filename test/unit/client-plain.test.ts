@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ResponseShapeError } from '../../src/api';
-import { toEntry } from '../../src/api/datastoresV2';
+import { toEntry } from '../../src/api/datastoresV2Wire';
 import { plainEntriesPage, plainFields, plainKeysPage, plainVersionsPage } from '../../src/api/read';
 import { EntryBodySchema, ListEntriesV2Schema } from '../../src/api/schemasV2';
 import { ListEntriesSchema, ListEntryVersionsSchema } from '../../src/api/schemas';

@@ -4,7 +4,7 @@
 // is not JSON, a key that is not valid Unicode, ...) is listed in `<file>.failures.ndjson` and the export goes on.
 import * as fsp from 'node:fs/promises';
 import type { EntryArgs, EntryKey } from '../datastores';
-import { V2_BUDGET } from '../datastoresV2';
+import { V2_BUDGET } from '../datastoresV2Wire';
 import { entryService, type ApiVersion } from '../entryService';
 import {
   AuthError,
