@@ -11,10 +11,9 @@
 //   `{n, action, scope, key, before, written, found?, raced?}`.
 // - `<plan>.skipped.ndjson`: `{n, action, scope, key, reason, current?}` per key left alone.
 // - `<plan>.failures.ndjson`: `{n, action, scope, key, error}`, replaced each run (failed actions are tried again).
-import { createHash } from 'node:crypto';
 import { open, rm, stat, type FileHandle } from 'node:fs/promises';
-import { isDeepStrictEqual } from 'node:util';
 import type { OpenApiClient } from '../client';
+import { contentMd5, sameWrite } from '../datastores';
 import { NotFoundError, PreconditionFailedError } from '../errors';
 import type { RateLimit } from '../http';
 import type { EntryMetadata, EntryVersion } from '../schemas';
@@ -420,15 +419,8 @@ export async function planRestore(
 }
 
 /** Whether the entry a 412 describes is exactly what the action writes: an earlier attempt of it went through. */
-function isOurs(current: EntryMetadata | undefined, a: RestoreAction): boolean {
-  if (!current?.contentMd5 || a.raw === undefined) return false;
-  const md5 = createHash('md5').update(a.raw, 'utf8').digest('base64');
-  return (
-    current.contentMd5 === md5 &&
-    isDeepStrictEqual(current.attributes, a.attributes ?? {}) &&
-    isDeepStrictEqual(current.userIds, a.userIds ?? [])
-  );
-}
+const isOurs = (current: EntryMetadata | undefined, a: RestoreAction): boolean =>
+  a.raw !== undefined && sameWrite(current, contentMd5(a.raw), a);
 
 type Outcome = { audit: AuditLine } | { skip: SkippedKey } | { error: string };
 
