@@ -13,7 +13,7 @@ import {
   type EntryLine,
   type Line,
 } from './ndjson';
-import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
+import { bulkRun, Progress, StoppedError, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
 import { orderedMap } from './scheduler';
 
 /** createOnly: Set Entry with exclusiveCreate (an existing key is skipped); overwrite: a plain Set Entry. */
@@ -48,20 +48,9 @@ export interface ImportResult extends ImportCounts {
   failuresFile?: string;
 }
 
-/**
- * What an import that stopped before the end of its file rejects with: why (`cause`: a cancel, or an error such as
- * an AuthError) and what it had done, `result.lastLine` included. A cancel keeps the name AbortError, so it still
- * reads as a cancel.
- */
-export class ImportStoppedError extends Error {
-  constructor(
-    override readonly cause: Error,
-    readonly result: ImportResult,
-  ) {
-    super(cause.message, { cause });
-    this.name = cause.name === 'AbortError' ? 'AbortError' : 'ImportStoppedError';
-  }
-}
+/** What an import that stopped before the end of its file rejects with; `result.lastLine` is the last line handled. */
+export const ImportStoppedError = StoppedError;
+export type ImportStoppedError = StoppedError<ImportResult>;
 
 type Outcome = 'written' | 'skipped' | 'header' | { error: string };
 
@@ -200,6 +189,6 @@ async function importWith(
   }
   const ms = progress.end(); // also after a stop, so the caller has the final counts
   const result = { ...counts, mode: args.mode, ms, failuresFile: failures.count ? failures.file : undefined };
-  if (stop) throw new ImportStoppedError(stop, result);
+  if (stop) throw new StoppedError(stop, result, 'ImportStoppedError');
   return result;
 }

@@ -42,6 +42,22 @@ export class Progress<C extends object> {
   }
 }
 
+/**
+ * What a bulk run that stopped before the end rejects with: why (`cause`: a cancel, or an error such as an AuthError)
+ * and what it had done (`result`). A cancel keeps the name AbortError, so it still reads as a cancel; any other stop
+ * has the name it is given (which run stopped).
+ */
+export class StoppedError<R> extends Error {
+  constructor(
+    override readonly cause: Error,
+    readonly result: R,
+    name = 'StoppedError',
+  ) {
+    super(cause.message, { cause });
+    this.name = cause.name === 'AbortError' ? 'AbortError' : name;
+  }
+}
+
 /** Pending calls per request slot: enough to keep every slot busy while results wait for their turn. */
 export const WINDOW_PER_SLOT = 4;
 

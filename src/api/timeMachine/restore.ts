@@ -18,7 +18,15 @@ import { NotFoundError, PreconditionFailedError } from '../errors';
 import type { RateLimit } from '../http';
 import type { EntryMetadata, EntryVersion } from '../schemas';
 import { LineWriter, readLines } from '../bulk/ndjson';
-import { bulkRun, Progress, startRun, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from '../bulk/progress';
+import {
+  bulkRun,
+  Progress,
+  startRun,
+  StoppedError,
+  WINDOW_PER_SLOT,
+  type BulkOptions,
+  type BulkRun,
+} from '../bulk/progress';
 import { orderedMap } from '../bulk/scheduler';
 import { newestVersions, readVersion, type EntryAddress } from './at';
 import { compareWithTime, type CompareOptions, type CompareSelection, type KeyComparison } from './compare';
@@ -143,16 +151,9 @@ export interface RestoreResult extends RestoreCounts {
   failuresFile?: string;
 }
 
-/** What a run that stopped before the end of its plan rejects with; a cancel keeps the name AbortError. */
-export class RestoreStoppedError extends Error {
-  constructor(
-    override readonly cause: Error,
-    readonly result: RestoreResult,
-  ) {
-    super(cause.message, { cause });
-    this.name = cause.name === 'AbortError' ? 'AbortError' : 'RestoreStoppedError';
-  }
-}
+/** What a run that stopped before the end of its plan rejects with; `result` says what it had done. */
+export const RestoreStoppedError = StoppedError;
+export type RestoreStoppedError = StoppedError<RestoreResult>;
 
 export const auditFileFor = (plan: string): string => `${plan}.audit.ndjson`;
 export const skippedFileFor = (plan: string): string => `${plan}.skipped.ndjson`;
@@ -569,7 +570,7 @@ export async function runRestore(
     skippedFile: (await stat(skipped.file).catch(() => undefined)) ? skipped.file : undefined,
     failuresFile: failures.lines ? failures.file : undefined,
   };
-  if (stop) throw new RestoreStoppedError(stop, result);
+  if (stop) throw new StoppedError(stop, result, 'RestoreStoppedError');
   return result;
 }
 
