@@ -1,11 +1,21 @@
 // A restore run that meets a 412 asks whether the entry already holds what it writes (an earlier attempt went
-// through): only the same value, attributes and user ids count as its own write; anything else is skipped.
+// through): only the same value, attributes and user ids count as its own write; anything else is skipped. And the
+// audit file read back: its header and its lines, those that are no audit line left out.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { auditFileFor, planRestore, runRestore, type OpenApiClient } from '../../src/api';
+import {
+  auditFileFor,
+  planRestore,
+  readAudit,
+  readAuditHeader,
+  readPlanHeader,
+  runRestore,
+  type AuditLine,
+  type OpenApiClient,
+} from '../../src/api';
 import { API_KEY, makeClient } from './support/client';
 import { TestEmulator } from './support/emulator';
 
@@ -87,5 +97,46 @@ describe('runRestore meets a write that is not the one planned', () => {
     await put(store, { ...THEN, userIds: [2] });
     const result = await runRestore(client, plan);
     assert.deepEqual([result.written, result.skipped], [0, 1]);
+  });
+});
+
+describe('readAudit', () => {
+  const all = async (file: string): Promise<AuditLine[]> => {
+    const read: AuditLine[] = [];
+    for await (const line of readAudit(file)) read.push(line);
+    return read;
+  };
+
+  it('reads the lines a run wrote, skipping the header and what is no audit line', async () => {
+    const { store, plan } = await planned();
+    const result = await runRestore(client, plan);
+    const file = auditFileFor(plan);
+    assert.deepEqual(await readAuditHeader(file), { universeId: U, datastoreName: store, plan });
+    assert.equal((await readPlanHeader(plan)).datastoreName, store);
+    const written = await all(file);
+    assert.deepEqual(written, auditLines(plan));
+    assert.deepEqual(
+      written.map((l) => `${l.n} ${l.action} ${l.scope} ${l.key}`),
+      ['1 write global k'],
+    );
+    assert.equal(result.written, 1);
+    fs.appendFileSync(
+      file,
+      [
+        'not json',
+        JSON.stringify({ n: 2, action: 'write', scope: 'global', key: 'x' }), // no versions
+        JSON.stringify({ n: 3, action: 'move', scope: 'global', key: 'x', before: 'a', written: 'b' }),
+        JSON.stringify({ n: 4, action: 'delete', scope: 'global', key: 'y', before: 'a', written: 'b' }),
+        '{"n":5,"action":"write","sco',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      (await all(file)).map((l) => l.n),
+      [1, 4],
+    );
+  });
+
+  it('reads nothing from a file that is not there', async () => {
+    assert.deepEqual(await all(path.join(dir, 'none.audit.ndjson')), []);
   });
 });

@@ -1,5 +1,5 @@
 // "Copy to…": compare two stores (compareStores), then plan what makes the target hold the source's entries, as a
-// restore plan for the TARGET store (the format of restore.ts, its header saying `copyOf` what), so runRestore runs
+// restore plan for the TARGET store (the format of restoreFormat.ts, its header saying `copyOf` what), so runRestore runs
 // it with the same conditions, pacing, audit and resumption, and undoRestore undoes it from its audit.
 // - different: `write` of the source's exact value, attributes and user ids, conditioned on the target's version
 //   seen (`now`); `then` is the source's version (another store's: only a record).
@@ -22,14 +22,9 @@ import {
   type LiveSide,
   type StoresComparison,
 } from './compareStores';
-import {
-  startPlanFile,
-  writePlan,
-  type RestoreAction,
-  type RestorePlanHeader,
-  type RestorePlanSummary,
-  type RestoreRate,
-} from './restore';
+import type { RestoreAction, RestorePlanHeader } from './restoreFormat';
+import type { RestoreRate } from './restoreEstimate';
+import { startPlanFile, writePlan, type RestorePlanSummary } from './restorePlan';
 
 export interface CopyOptions extends Omit<CompareStoresOptions, 'onProgress'> {
   /** Delete the target's keys the source does not have (default false: a copy only adds and overwrites). */
