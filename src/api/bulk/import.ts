@@ -13,8 +13,7 @@ import {
   type EntryLine,
   type Line,
 } from './ndjson';
-import { bulkRun, Progress, StoppedError, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
-import { orderedMap } from './scheduler';
+import { bulkRun, Progress, StoppedError, type BulkOptions, type BulkRun } from './progress';
 
 /** createOnly: Set Entry with exclusiveCreate (an existing key is skipped); overwrite: a plain Set Entry. */
 export type ImportMode = 'createOnly' | 'overwrite';
@@ -94,8 +93,9 @@ async function importWith(
   client: OpenApiClient,
   args: ImportArgs,
   opts: BulkOptions<ImportCounts>,
-  { signal, scheduler }: BulkRun,
+  run: BulkRun,
 ): Promise<ImportResult> {
+  const { signal, scheduler } = run;
   const fromLine = Math.max(1, Math.floor(args.fromLine ?? 1));
   const failures = await FailureLog.start(failuresFileFor(args.file), fromLine > 1);
   const progress = new Progress<ImportCounts>(
@@ -169,8 +169,7 @@ async function importWith(
   const counts = progress.counts;
   let stop: Error | undefined;
   try {
-    const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const outcomes of orderedMap(linesFrom(readLines(args.file, signal), fromLine), window, importLine)) {
+    for await (const outcomes of run.map(linesFrom(readLines(args.file, signal), fromLine), importLine, { progress })) {
       for (const [line, outcome] of outcomes) {
         if (typeof outcome !== 'object') {
           if (outcome !== 'header') counts[outcome]++;
@@ -180,7 +179,6 @@ async function importWith(
         }
         counts.lastLine = line.number;
       }
-      progress.tick();
     }
   } catch (error) {
     stop = error as Error;

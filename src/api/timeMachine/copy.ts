@@ -12,8 +12,7 @@
 import type { EntryKey } from '../datastores';
 import { NotFoundError } from '../errors';
 import { parseEntryLine, readLines, type EntryLine } from '../bulk/ndjson';
-import { startRun, WINDOW_PER_SLOT, type BulkRun } from '../bulk/progress';
-import { orderedMap } from '../bulk/scheduler';
+import { startRun, type BulkRun } from '../bulk/progress';
 import {
   compareStores,
   type CompareSide,
@@ -141,8 +140,7 @@ export async function planCopy(
     };
     const plan = ([c, line]: [StoresComparison, EntryLine | undefined]): Promise<Planned> =>
       planKey(run, source, target, c, line);
-    const window = run.scheduler.concurrency * WINDOW_PER_SLOT;
-    const summary = await writePlan(planFile, header, orderedMap(toPlan(), window, plan), opts.rate, started);
+    const summary = await writePlan(planFile, header, run.map(toPlan(), plan), opts.rate, started);
     return { ...summary, unchanged, extra };
   } finally {
     await file?.close();

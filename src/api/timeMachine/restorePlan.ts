@@ -4,8 +4,7 @@ import { rm, stat } from 'node:fs/promises';
 import type { OpenApiClient } from '../client';
 import type { EntryVersion } from '../schemas';
 import { LineWriter } from '../bulk/ndjson';
-import { bulkRun, WINDOW_PER_SLOT, type BulkRun } from '../bulk/progress';
-import { orderedMap } from '../bulk/scheduler';
+import { bulkRun, type BulkRun } from '../bulk/progress';
 import { readVersion, type EntryAddress } from './at';
 import { compareWithTime, type CompareOptions, type CompareSelection, type KeyComparison } from './compare';
 import { estimateMs, type RestoreRate } from './restoreEstimate';
@@ -39,7 +38,7 @@ export interface PlanOptions extends Omit<CompareOptions, 'onProgress'> {
   rate?: RestoreRate;
 }
 
-/** Lines from a stream of single items, for orderedMap. */
+/** Batches of one from a stream of single items, for a run's map. */
 export async function* singles<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
   for await (const item of items) yield [item];
 }
@@ -175,8 +174,7 @@ export async function planRestore(
       }
       return writeAction(run, client, address, c.status === 'changed' ? 'write' : 'recreate', c.then!, c.now!.version);
     };
-    const window = run.scheduler.concurrency * WINDOW_PER_SLOT;
-    return writePlan(planFile, header, orderedMap(singles(differing()), window, plan), opts.rate, started);
+    return writePlan(planFile, header, run.map(singles(differing()), plan), opts.rate, started);
   });
   return { ...summary, unchanged };
 }

@@ -6,8 +6,7 @@ import type { OpenApiClient } from '../client';
 import { contentMd5, sameWrite } from '../datastores';
 import { isAbort, NotFoundError, PreconditionFailedError } from '../errors';
 import type { EntryMetadata } from '../schemas';
-import { Progress, startRun, StoppedError, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from '../bulk/progress';
-import { orderedMap } from '../bulk/scheduler';
+import { Progress, startRun, StoppedError, type BulkOptions, type BulkRun } from '../bulk/progress';
 import { newestVersions } from './at';
 import {
   Appender,
@@ -170,8 +169,7 @@ export async function runRestore(
   let stop: Error | undefined;
   const run = startRun(client, opts);
   try {
-    const window = run.scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const outcomes of orderedMap(toDo(run.signal), window, (a) => act(run, a))) {
+    for await (const outcomes of run.map(toDo(run.signal), (a) => act(run, a), { progress })) {
       for (const o of outcomes) {
         if ('audit' in o) {
           counts[o.audit.action === 'write' ? 'written' : o.audit.action === 'recreate' ? 'recreated' : 'deleted']++;
@@ -181,7 +179,6 @@ export async function runRestore(
           skippedKeys.push(o.skip);
         } else counts.failed++;
       }
-      progress.tick();
     }
   } catch (error) {
     stop = error as Error;

@@ -1,8 +1,7 @@
 // Undo a restore: a plan that puts back what the audit file says the restore replaced, then its run.
 import type { OpenApiClient } from '../client';
 import type { EntryVersion } from '../schemas';
-import { bulkRun, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
-import { orderedMap } from '../bulk/scheduler';
+import { bulkRun, type BulkOptions } from '../bulk/progress';
 import {
   objectLines,
   readAuditHeader,
@@ -56,8 +55,7 @@ export async function planUndo(
       const before = { version: l.before } as EntryVersion;
       return writeAction(run, client, address, l.action === 'write' ? 'write' : 'recreate', before, l.written);
     };
-    const window = run.scheduler.concurrency * WINDOW_PER_SLOT;
-    return writePlan(planFile, header, orderedMap(singles(lines()), window, plan), opts.rate, started);
+    return writePlan(planFile, header, run.map(singles(lines()), plan), opts.rate, started);
   });
 }
 
