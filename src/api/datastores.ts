@@ -63,7 +63,7 @@ export interface EntryArgs extends StoreArgs {
   entryKey: string;
 }
 
-interface EntryMetadataInput {
+export interface EntryMetadataInput {
   attributes?: Record<string, unknown>;
   userIds?: number[];
 }
@@ -105,6 +105,21 @@ function isJson(raw: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/** The Content-MD5 of a value's bytes (a string as UTF-8), as the service reports it. */
+export const contentMd5 = (body: string | Buffer): string => createHash('md5').update(body).digest('base64');
+
+/**
+ * Whether an entry (its metadata, as a 412 describes it) holds exactly a write: the same bytes (by MD5), attributes
+ * and user ids. A write whose answer was lost went through when the entry holds it.
+ */
+export function sameWrite(current: EntryMetadata | undefined, md5: string, write: EntryMetadataInput): boolean {
+  return (
+    current?.contentMd5 === md5 &&
+    isDeepStrictEqual(current.attributes, write.attributes ?? {}) &&
+    isDeepStrictEqual(current.userIds, write.userIds ?? [])
+  );
 }
 
 /** JSON for a header: non-ASCII escaped as \uXXXX so the value stays a valid header and the same JSON. */
@@ -272,7 +287,7 @@ export class DataStoresApi {
       throw new TypeError('setEntry needs a value or raw JSON bytes');
     }
     const body = args.raw === undefined ? Buffer.from(JSON.stringify(args.value), 'utf8') : Buffer.from(args.raw);
-    const md5 = createHash('md5').update(body).digest('base64');
+    const md5 = contentMd5(body);
     try {
       return await this.http.json(
         {
@@ -294,14 +309,7 @@ export class DataStoresApi {
       );
     } catch (error) {
       const saved = error instanceof PreconditionFailedError && error.afterLostAnswer ? error.current : undefined;
-      if (
-        saved?.contentMd5 !== md5 ||
-        saved.versionCreatedTime === undefined ||
-        !isDeepStrictEqual(saved.attributes, args.attributes ?? {}) ||
-        !isDeepStrictEqual(saved.userIds, args.userIds ?? [])
-      ) {
-        throw error;
-      }
+      if (!sameWrite(saved, md5, args) || saved?.versionCreatedTime === undefined) throw error;
       return {
         version: saved.version,
         deleted: false,

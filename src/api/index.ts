@@ -28,6 +28,7 @@ export {
   ImportStoppedError,
   orderedMap,
   Scheduler,
+  StoppedError,
   type BulkOptions,
   type ExportArgs,
   type ExportCounts,

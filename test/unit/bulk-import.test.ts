@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { failuresFileFor, importDataStore, ImportStoppedError } from '../../src/api';
+import { failuresFileFor, importDataStore, ImportStoppedError, StoppedError } from '../../src/api';
 import { rejection, until } from './support/client';
 import { sharedEmulator } from './support/emulator';
 
@@ -249,6 +249,7 @@ describe('a stopped import', () => {
       ),
     );
     assert.ok(err instanceof ImportStoppedError, String(err));
+    assert.ok(err instanceof StoppedError, 'the stop of every bulk run');
     assert.equal(err.name, 'AbortError', 'a cancel still reads as a cancel');
     const stopped = err.result;
     assert.equal(stopped.mode, 'overwrite');

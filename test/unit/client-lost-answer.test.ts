@@ -135,4 +135,22 @@ describe('a lost answer, then a retry', () => {
     const err = await rejection(() => c.datastores.setEntry({ ...entry, value: 'same', matchVersion: base.version }));
     assert.ok(err instanceof PreconditionFailedError, String(err));
   });
+
+  it('the same bytes and user ids with other attributes are still a conflict', async () => {
+    const base = await direct.datastores.setEntry({ ...entry, value: 1 });
+    const c = await losing('POST', '/entries/entry', async () => {
+      await direct.datastores.setEntry({ ...entry, value: 'same', attributes: { by: 'them' }, userIds: [5] });
+    });
+    const err = await rejection(() =>
+      c.datastores.setEntry({
+        ...entry,
+        value: 'same',
+        attributes: { by: 'me' },
+        userIds: [5],
+        matchVersion: base.version,
+      }),
+    );
+    assert.ok(err instanceof PreconditionFailedError, String(err));
+    assert.deepEqual((await direct.datastores.getEntry(entry)).attributes, { by: 'them' });
+  });
 });

@@ -10,7 +10,9 @@ import {
   auditFileFor,
   planRestore,
   runRestore,
+  RestoreStoppedError,
   skippedFileFor,
+  StoppedError,
   undoRestore,
   type AuditLine,
   type OpenApiClient,
@@ -242,6 +244,7 @@ describe('runRestore', () => {
     )) as Error & { result: { written: number } };
     await emulator.clearFaults();
     assert.equal(stopped.name, 'AbortError');
+    assert.ok(stopped instanceof RestoreStoppedError && stopped instanceof StoppedError);
     assert.ok(stopped.result.written > 0 && stopped.result.written < 30, `${stopped.result.written} written`);
     const rest = await runRestore(client, plan);
     assert.equal(rest.failed, 0);

@@ -35,8 +35,8 @@ import {
   type ExportHeader,
   type Line,
 } from './ndjson';
-import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
-import { orderedMap, pagesAhead, Scheduler } from './scheduler';
+import { bulkRun, Progress, type BulkOptions, type BulkRun } from './progress';
+import { pagesAhead, Scheduler } from './scheduler';
 
 export interface ExportArgs {
   universeId: number | string;
@@ -218,8 +218,9 @@ async function exportWith(
   client: OpenApiClient,
   args: ExportArgs,
   opts: BulkOptions<ExportCounts>,
-  { signal, scheduler }: BulkRun,
+  run: BulkRun,
 ): Promise<ExportResult> {
+  const { signal, scheduler } = run;
   const { universeId, datastoreName } = args;
   const header: ExportHeader = args.allScopes
     ? { universeId, datastoreName, allScopes: true }
@@ -293,10 +294,9 @@ async function exportWith(
   const counts = progress.counts;
   let ms: number;
   try {
-    const window = scheduler.concurrency * WINDOW_PER_SLOT;
     const pages = pagesToRead(scheduler, first, done, listBudget);
     // As many entries running as the scheduler has slots (none waits in its queue), more results held for their turn.
-    for await (const results of orderedMap(pages, window, read, scheduler.concurrency)) {
+    for await (const results of run.map(pages, read, { running: scheduler.concurrency, progress })) {
       for (const result of results) {
         if (result === undefined) counts.skipped++;
         else if ('failure' in result) {
@@ -310,7 +310,6 @@ async function exportWith(
           counts.exported++;
         }
       }
-      progress.tick();
       if (out.full) await out.flush();
     }
   } finally {

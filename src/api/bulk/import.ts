@@ -13,8 +13,7 @@ import {
   type EntryLine,
   type Line,
 } from './ndjson';
-import { bulkRun, Progress, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from './progress';
-import { orderedMap } from './scheduler';
+import { bulkRun, Progress, StoppedError, type BulkOptions, type BulkRun } from './progress';
 
 /** createOnly: Set Entry with exclusiveCreate (an existing key is skipped); overwrite: a plain Set Entry. */
 export type ImportMode = 'createOnly' | 'overwrite';
@@ -48,20 +47,9 @@ export interface ImportResult extends ImportCounts {
   failuresFile?: string;
 }
 
-/**
- * What an import that stopped before the end of its file rejects with: why (`cause`: a cancel, or an error such as
- * an AuthError) and what it had done, `result.lastLine` included. A cancel keeps the name AbortError, so it still
- * reads as a cancel.
- */
-export class ImportStoppedError extends Error {
-  constructor(
-    override readonly cause: Error,
-    readonly result: ImportResult,
-  ) {
-    super(cause.message, { cause });
-    this.name = cause.name === 'AbortError' ? 'AbortError' : 'ImportStoppedError';
-  }
-}
+/** What an import that stopped before the end of its file rejects with; `result.lastLine` is the last line handled. */
+export const ImportStoppedError = StoppedError;
+export type ImportStoppedError = StoppedError<ImportResult>;
 
 type Outcome = 'written' | 'skipped' | 'header' | { error: string };
 
@@ -103,8 +91,9 @@ async function importWith(
   client: OpenApiClient,
   args: ImportArgs,
   opts: BulkOptions<ImportCounts>,
-  { signal, scheduler }: BulkRun,
+  run: BulkRun,
 ): Promise<ImportResult> {
+  const { signal, scheduler } = run;
   const fromLine = Math.max(1, Math.floor(args.fromLine ?? 1));
   const failures = await FailureLog.start(failuresFileFor(args.file), fromLine > 1);
   const progress = new Progress<ImportCounts>(
@@ -178,8 +167,7 @@ async function importWith(
   const counts = progress.counts;
   let stop: Error | undefined;
   try {
-    const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const outcomes of orderedMap(linesFrom(readLines(args.file, signal), fromLine), window, importLine)) {
+    for await (const outcomes of run.map(linesFrom(readLines(args.file, signal), fromLine), importLine, { progress })) {
       for (const [line, outcome] of outcomes) {
         if (typeof outcome !== 'object') {
           if (outcome !== 'header') counts[outcome]++;
@@ -189,7 +177,6 @@ async function importWith(
         }
         counts.lastLine = line.number;
       }
-      progress.tick();
     }
   } catch (error) {
     stop = error as Error;
@@ -198,6 +185,6 @@ async function importWith(
   }
   const ms = progress.end(); // also after a stop, so the caller has the final counts
   const result = { ...counts, mode: args.mode, ms, failuresFile: failures.count ? failures.file : undefined };
-  if (stop) throw new ImportStoppedError(stop, result);
+  if (stop) throw new StoppedError(stop, result, 'ImportStoppedError');
   return result;
 }

@@ -9,5 +9,5 @@ export {
   type ImportResult,
 } from './import';
 export { failuresFileFor, type ExportHeader } from './ndjson';
-export type { BulkOptions } from './progress';
+export { StoppedError, type BulkOptions } from './progress';
 export { orderedMap, Scheduler, type SchedulerOptions } from './scheduler';

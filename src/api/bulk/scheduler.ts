@@ -243,13 +243,14 @@ interface Slot<R> {
  * per item: it is woken for the head once the other answers read in the same turn of the event loop are in too. The
  * next item starts as soon as a call settles, and the next batch is asked for as soon as the current one is used up,
  * not only when the head settles. Stops pulling from the source when the consumer stops; a call that fails fails the
- * iteration when its turn comes.
+ * iteration when its turn comes. `handled` is called each time the consumer comes back for more.
  */
 export async function* orderedMap<T, R>(
   batches: AsyncIterable<readonly T[]>,
   window: number,
   fn: (item: T) => Promise<R>,
   running = window,
+  handled?: () => void,
 ): AsyncGenerator<R[]> {
   const it = batches[Symbol.asyncIterator]();
   const pending: Slot<R>[] = [];
@@ -336,6 +337,7 @@ export async function* orderedMap<T, R>(
         head = 0;
       }
       yield run;
+      handled?.();
     }
   } finally {
     stopped = true;

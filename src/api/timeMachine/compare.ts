@@ -6,8 +6,8 @@ import type { OpenApiClient } from '../client';
 import type { EntryKey } from '../datastores';
 import type { EntryVersion } from '../schemas';
 import { LineWriter } from '../bulk/ndjson';
-import { Progress, startRun, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
-import { orderedMap, pagesAhead, type Scheduler } from '../bulk/scheduler';
+import { Progress, startRun, type BulkOptions } from '../bulk/progress';
+import { pagesAhead, type Scheduler } from '../bulk/scheduler';
 import { newestVersions, readVersion, versionAt, type EntryAddress } from './at';
 import { checkMoment } from './moment';
 
@@ -135,17 +135,15 @@ export async function* compareWithTime(
   let ms: number;
   try {
     // As many keys running as the scheduler has slots (none waits in its queue), more results held for their turn.
-    const window = scheduler.concurrency * WINDOW_PER_SLOT;
     const keys = keyBatches(client, selection, scheduler, signal);
-    for await (const run of orderedMap(keys, window, compareKey, scheduler.concurrency)) {
-      for (const outcome of run) {
+    for await (const outcomes of run.map(keys, compareKey, { running: scheduler.concurrency, progress })) {
+      for (const outcome of outcomes) {
         if (typeof outcome === 'string') counts[outcome]++;
         else {
           counts[outcome.status]++;
           yield outcome;
         }
       }
-      progress.tick();
     }
   } finally {
     run.end(); // and whatever is still in flight after a stop

@@ -7,7 +7,7 @@ import type { EntryKey } from '../datastores';
 import { notFoundAs } from '../errors';
 import { parseEntryLine, parseHeaderLine, readLines, type EntryLine, type ExportHeader } from '../bulk/ndjson';
 import { Progress, startRun, WINDOW_PER_SLOT, type BulkOptions, type BulkRun } from '../bulk/progress';
-import { orderedMap, pagesAhead } from '../bulk/scheduler';
+import { pagesAhead } from '../bulk/scheduler';
 import { canonicalJson } from './fieldHistory';
 
 /** A live store. */
@@ -106,15 +106,16 @@ export async function* compareStores(
   if (scoped !== allScopes(target, targetHeader)) {
     throw new Error('Compare one scope with one scope, or all scopes with all scopes: one side has all scopes');
   }
-  const runs = new Map<OpenApiClient, BulkRun & { end(): void }>();
-  const runOf = (side: CompareSide): (BulkRun & { end(): void }) | undefined => {
-    if (isFile(side)) return undefined;
-    let run = runs.get(side.client);
-    if (!run) runs.set(side.client, (run = startRun(side.client, opts)));
+  const runs = new Map<OpenApiClient | undefined, BulkRun & { end(): void }>();
+  const runOf = (client: OpenApiClient | undefined): BulkRun & { end(): void } => {
+    let run = runs.get(client);
+    if (!run) runs.set(client, (run = startRun(client, opts)));
     return run;
   };
-  const [sourceRun, targetRun] = [runOf(source), runOf(target)];
-  const signal = (sourceRun ?? targetRun)?.signal ?? opts.signal;
+  const [sourceRun, targetRun] = [source, target].map((side) => (isFile(side) ? undefined : runOf(side.client)));
+  // Two files make no requests: a run of their own still maps their keys and follows the caller's signal.
+  const run = sourceRun ?? targetRun ?? runOf(undefined);
+  const signal = run.signal;
   const normalize = isFile(source) || isFile(target);
   const progress = new Progress<StoresCounts>(
     { same: 0, different: 0, onlySource: 0, onlyTarget: 0, gone: 0 },
@@ -153,7 +154,7 @@ export async function* compareStores(
   try {
     const slots = Math.max(sourceRun?.scheduler.concurrency ?? 0, targetRun?.scheduler.concurrency ?? 0) || 16;
     const pairs = mergeJoin(listing(source, sourceRun, signal), listing(target, targetRun, signal), scoped);
-    for await (const results of orderedMap(pairs, slots * WINDOW_PER_SLOT, comparePair)) {
+    for await (const results of run.map(pairs, comparePair, { window: slots * WINDOW_PER_SLOT, progress })) {
       for (const r of results) {
         if (!r) counts.gone++;
         else {
@@ -161,10 +162,9 @@ export async function* compareStores(
           yield r;
         }
       }
-      progress.tick();
     }
   } finally {
-    for (const run of runs.values()) run.end();
+    for (const r of runs.values()) r.end();
     ms = progress.end();
   }
   return { ...counts, ms };

@@ -1,5 +1,5 @@
 // "Copy to…": compare two stores (compareStores), then plan what makes the target hold the source's entries, as a
-// restore plan for the TARGET store (the format of restore.ts, its header saying `copyOf` what), so runRestore runs
+// restore plan for the TARGET store (the format of restoreFormat.ts, its header saying `copyOf` what), so runRestore runs
 // it with the same conditions, pacing, audit and resumption, and undoRestore undoes it from its audit.
 // - different: `write` of the source's exact value, attributes and user ids, conditioned on the target's version
 //   seen (`now`); `then` is the source's version (another store's: only a record).
@@ -12,8 +12,7 @@
 import type { EntryKey } from '../datastores';
 import { NotFoundError } from '../errors';
 import { parseEntryLine, readLines, type EntryLine } from '../bulk/ndjson';
-import { startRun, WINDOW_PER_SLOT, type BulkRun } from '../bulk/progress';
-import { orderedMap } from '../bulk/scheduler';
+import { startRun, type BulkRun } from '../bulk/progress';
 import {
   compareStores,
   type CompareSide,
@@ -22,14 +21,9 @@ import {
   type LiveSide,
   type StoresComparison,
 } from './compareStores';
-import {
-  startPlanFile,
-  writePlan,
-  type RestoreAction,
-  type RestorePlanHeader,
-  type RestorePlanSummary,
-  type RestoreRate,
-} from './restore';
+import type { RestoreAction, RestorePlanHeader } from './restoreFormat';
+import type { RestoreRate } from './restoreEstimate';
+import { startPlanFile, writePlan, type RestorePlanSummary } from './restorePlan';
 
 export interface CopyOptions extends Omit<CompareStoresOptions, 'onProgress'> {
   /** Delete the target's keys the source does not have (default false: a copy only adds and overwrites). */
@@ -146,8 +140,7 @@ export async function planCopy(
     };
     const plan = ([c, line]: [StoresComparison, EntryLine | undefined]): Promise<Planned> =>
       planKey(run, source, target, c, line);
-    const window = run.scheduler.concurrency * WINDOW_PER_SLOT;
-    const summary = await writePlan(planFile, header, orderedMap(toPlan(), window, plan), opts.rate, started);
+    const summary = await writePlan(planFile, header, run.map(toPlan(), plan), opts.rate, started);
     return { ...summary, unchanged, extra };
   } finally {
     await file?.close();

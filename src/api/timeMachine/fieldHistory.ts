@@ -5,8 +5,8 @@ import type { OpenApiClient } from '../client';
 import { NotFoundError } from '../errors';
 import type { Page } from '../paging';
 import type { EntryVersion } from '../schemas';
-import { startRun, WINDOW_PER_SLOT, type BulkOptions } from '../bulk/progress';
-import { orderedMap, pagesAhead, type Scheduler } from '../bulk/scheduler';
+import { startRun, type BulkOptions } from '../bulk/progress';
+import { pagesAhead, type Scheduler } from '../bulk/scheduler';
 import { readVersion, versionAt, type EntryAddress, type EntryAt } from './at';
 
 /** A path into a JSON value: object keys and array indexes. */
@@ -184,8 +184,7 @@ export async function* fieldHistory(
       const entry = await scheduler.run(() => readVersion(client, address, v, call));
       return entry ? [v, entry] : undefined;
     };
-    const window = scheduler.concurrency * WINDOW_PER_SLOT;
-    for await (const results of orderedMap(versionPages(client, address, opts, scheduler, signal), window, read)) {
+    for await (const results of run.map(versionPages(client, address, opts, scheduler, signal), read)) {
       for (const result of results) {
         if (!result) continue;
         const [v, entry] = result;

@@ -46,28 +46,23 @@ export {
   RETENTION_NOTE,
   type MomentOptions,
 } from './moment';
+export { DEFAULT_RESTORE_RATE, estimateMs, ratePerMinute, type RestoreRate } from './restoreEstimate';
 export {
   auditFileFor,
-  DEFAULT_RESTORE_RATE,
-  estimateMs,
-  planRestore,
-  planUndo,
-  ratePerMinute,
+  readAudit,
+  readAuditHeader,
+  readPlanHeader,
   restoreFailuresFileFor,
-  RestoreStoppedError,
-  runRestore,
   skippedFileFor,
   undoPlanFileFor,
-  undoRestore,
   type AuditLine,
-  type PlanOptions,
   type RestoreAction,
   type RestoreActionKind,
-  type RestoreCounts,
+  type RestoreAuditHeader,
   type RestorePlanHeader,
-  type RestorePlanSummary,
-  type RestoreRate,
-  type RestoreResult,
   type SkippedKey,
   type SkipReason,
-} from './restore';
+} from './restoreFormat';
+export { planRestore, type PlanOptions, type RestorePlanSummary } from './restorePlan';
+export { RestoreStoppedError, runRestore, type RestoreCounts, type RestoreResult } from './restoreRun';
+export { planUndo, undoRestore } from './restoreUndo';
