@@ -46,7 +46,8 @@ export {
   RETENTION_NOTE,
   type MomentOptions,
 } from './moment';
-export { DEFAULT_RESTORE_RATE, estimateMs, ratePerMinute, type RestoreRate } from './restoreEstimate';
+export { ratePerMinute } from '../rateLimit';
+export { DEFAULT_RESTORE_RATE, estimateMs, type RestoreRate } from './restoreEstimate';
 export {
   auditFileFor,
   readAudit,

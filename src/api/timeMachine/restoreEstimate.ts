@@ -1,5 +1,4 @@
 // How long a restore plan takes to run: its requests and bytes against the per-universe limits.
-import type { RateLimit } from '../http';
 
 /** Requests per minute (and write bytes per minute) the estimate assumes. */
 export interface RestoreRate {
@@ -16,14 +15,6 @@ export const DEFAULT_RESTORE_RATE: Required<RestoreRate> = {
   readsPerMinute: 300,
   writeBytesPerMinute: 10 * 1024 * 1024,
 };
-
-/** Requests per minute from `x-ratelimit-limit` figures such as "300, 300;w=60"; undefined when unreadable. */
-export function ratePerMinute(figures: RateLimit | undefined): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)(?:[^;]*;\s*w=(\d+(?:\.\d+)?))?/.exec(figures?.limit ?? '');
-  if (!m) return undefined;
-  const window = m[2] === undefined ? 60 : Number(m[2]);
-  return window > 0 ? (Number(m[1]) * 60) / window : undefined;
-}
 
 /** How long a plan's requests and bytes take at `rate`: the slowest of the three limits. */
 export function estimateMs(plan: { writes: number; reads: number; bytes: number }, rate: RestoreRate = {}): number {
