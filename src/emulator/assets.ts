@@ -22,7 +22,8 @@ import { isObject, readBody, readJson, sendJson, type Ctx, type Route } from './
 import { isMultipart, readForm, type FilePart, type Form } from './multipart';
 import { pageSize, pathId, text } from './params';
 import { RATES } from './ratelimit';
-import type { AssetMeta, AssetRec, AssetVersionRec, Creator, Fact, OperationRec } from './store';
+import type { AssetMeta, AssetRec, AssetVersionRec, Creator, OperationRec } from './records';
+import type { Fact } from './facts';
 
 const READ = 'asset:read';
 const WRITE = 'asset:write';

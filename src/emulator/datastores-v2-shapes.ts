@@ -59,7 +59,7 @@ export function renderEntry(ctx: Ctx, name: Named, entry: EntryRec, v: VersionRe
   const { id, ...revision } = renderRevision(name, entry, v);
   const users = JSON.stringify((JSON.parse(v.uids) as number[]).map((n) => `users/${n}`));
   const text =
-    `${JSON.stringify(revision).slice(0, -1)},"value":${valueText(ctx, entry, v)},"id":${JSON.stringify(id)},` +
+    `${JSON.stringify(revision).slice(0, -1)},"value":${valueText(ctx, v)},"id":${JSON.stringify(id)},` +
     `"users":${users},"attributes":${v.attrs ?? '{}'}}`;
   if (text.length <= KEPT_TEXT_MAX) answers.set(v, { ...name, createdAt: entry.createdAt, text });
   return text;
@@ -76,8 +76,8 @@ const KEPT_TEXT_MAX = 8 * 1024;
 const MAYBE_BIG = /\d{16}|\d[eE]/;
 
 /** The stored text parsed and written again: compact, numbers clamped to ±2^53 (that pass only when needed). */
-function valueText(ctx: Ctx, entry: EntryRec, v: VersionRec): string {
-  const stored = ctx.app.store.content(entry, v).value.toString('utf8');
+function valueText(ctx: Ctx, v: VersionRec): string {
+  const stored = ctx.app.store.readValue(v).toString('utf8');
   const value: unknown = MAYBE_BIG.test(stored)
     ? JSON.parse(stored, (_k, x: unknown) =>
         typeof x === 'number' ? Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, x)) : x,

@@ -195,7 +195,7 @@ async function increment(ctx: Ctx): Promise<void> {
   const { amount, meta } = parseIncrementBody(await readObject(ctx));
   const before = entryOf(ctx, t);
   const live = current(before);
-  const stored: unknown = live ? JSON.parse(ctx.app.store.content(before!, live).value.toString('utf8')) : 0;
+  const stored: unknown = live ? JSON.parse(ctx.app.store.readValue(live).toString('utf8')) : 0;
   if (!Number.isInteger(stored))
     throw invalid('The existing value is not a whole number, so it cannot be incremented.');
   const result = Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, (stored as number) + amount));

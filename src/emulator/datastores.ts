@@ -84,8 +84,33 @@ function live(ctx: Ctx, r: Ref): { entry: EntryRec; v: VersionRec } {
 
 /** Answers with a version's value and headers (Get Entry, Get Version, Increment, the 412 of Set). */
 function sendVersion(ctx: Ctx, status: number, entry: EntryRec, v: VersionRec): void {
-  const { headers, value } = ctx.app.store.content(entry, v);
+  const value = ctx.app.store.readValue(v);
+  let headers = entryHeaders.get(v);
+  if (!headers) entryHeaders.set(v, (headers = makeEntryHeaders(ctx.app.prefix, entry, v, value)));
   send(ctx, status, headers, value);
+}
+
+/** Each version's headers, made once: a version never changes, and content-md5 hashes the whole value. */
+const entryHeaders = new WeakMap<VersionRec, Record<string, string>>();
+
+function makeEntryHeaders(prefix: string, entry: EntryRec, v: VersionRec, value: Buffer): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(value.length),
+    'content-md5': createHash('md5').update(value).digest('base64'),
+    [`${prefix}-entry-version`]: v.id,
+    [`${prefix}-entry-created-time`]: dotnetTime(entry.createdAt),
+    [`${prefix}-entry-version-created-time`]: dotnetTime(v.at),
+    [`${prefix}-entry-userids`]: v.uids,
+  };
+  // Attributes are sent only when the version has some; user ids always (an empty list is "[]").
+  if (v.attrs !== undefined) headers[`${prefix}-entry-attributes`] = v.attrs;
+  return headers;
+}
+
+/** .NET style time as in the entry headers: 2022-02-02T23:30:06.5388000+00:00. */
+function dotnetTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}0000+00:00`;
 }
 
 function requireWriteScopes(ctx: Ctx, r: Ref): void {
@@ -201,7 +226,7 @@ async function increment(ctx: Ctx): Promise<void> {
   await readBody(ctx.req, 0);
   const entry = ctx.app.store.entry(r.u, r.store, r.scope, r.key);
   const now = current(entry);
-  const result = (now ? numericValue(ctx.app.store.content(entry!, now).value) : 0n) + by;
+  const result = (now ? numericValue(ctx.app.store.readValue(now)) : 0n) + by;
   if (result > INT64_MAX) throw invalid('The result is larger than a 64-bit integer.', 'IncrementValueTooLarge');
   if (result < INT64_MIN) throw invalid('The result is smaller than a 64-bit integer.', 'IncrementValueTooSmall');
   const written = writeVersion(ctx, r, Buffer.from(result.toString()), meta);

@@ -14,7 +14,7 @@ import { isObject, readJson, sendJson, type Ctx, type Route } from './http';
 import { parseTime } from './clock';
 import { pageSize, pathId, text } from './params';
 import { RATES } from './ratelimit';
-import { IDEMPOTENCY_MS, type LogRec, type Restriction, type Universe } from './store';
+import { IDEMPOTENCY_MS, type LogRec, type Restriction, type Universe } from './records';
 
 const READ = 'universe.user-restriction:read';
 const WRITE = 'universe.user-restriction:write';

@@ -4,7 +4,8 @@
 // the current day, plus fixed offsets): a version history dated further back would be expired by retention at once.
 import type { App } from './http';
 import { moderationFor } from './assets';
-import type { AssetVersionRec, Creator, Fact, Restriction } from './store';
+import type { AssetVersionRec, Creator, Restriction } from './records';
+import type { Fact } from './facts';
 
 const DEMO_UNIVERSE = 123456;
 const DEMO_PLACES = [1234561, 1234562];

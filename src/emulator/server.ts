@@ -132,7 +132,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const host = opts.host ?? '127.0.0.1';
   const dataDir = opts.dataDir;
   const clock = new Clock(opts.clock === undefined ? undefined : parseClock(opts.clock));
-  const store = new Store((opts.entryHeaderPrefix ?? 'platform').toLowerCase(), clock, log);
+  const store = new Store(clock, log);
   let lock: FolderLock | undefined;
   let blobs: Blobs | undefined;
   const release = (): void => {
