@@ -17,6 +17,7 @@
 // - Writes need asset:read and asset:write; reads asset:read. Assets are not tied to a universe.
 import { randomUUID } from 'node:crypto';
 import { ASSET_TYPES, contentProblem } from './asset-content';
+import { iso } from './clock';
 import { ApiError, invalid } from './errors';
 import { isObject, readBody, readJson, sendJson, type Ctx, type Route } from './http';
 import { isMultipart, readForm, type FilePart, type Form } from './multipart';
@@ -186,7 +187,7 @@ function operation(
 function newVersion(ctx: Ctx, n: number, file: FilePart, displayName: string, creator: Creator): AssetVersionRec {
   return {
     n,
-    createTime: new Date(ctx.app.clock.now()).toISOString(),
+    createTime: iso(ctx.app.clock.now()),
     blob: file.upload.hash,
     size: file.upload.size,
     contentType: file.contentType,
@@ -359,7 +360,7 @@ async function rollback(ctx: Ctx): Promise<void> {
   const v: AssetVersionRec = {
     ...from,
     n: asset.versions.length + 1,
-    createTime: new Date(ctx.app.clock.now()).toISOString(),
+    createTime: iso(ctx.app.clock.now()),
   };
   ctx.app.store.commit([{ t: 'aver', id: asset.id, v }]);
   sendJson(ctx, 200, versionJson(asset, v));

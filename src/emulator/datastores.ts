@@ -18,6 +18,7 @@
 // - Page sizes (`limit`): defaults from the reference (List Data Stores 1, the others 16), values above 1,000 are
 //   clamped to 1,000, and 0, negatives or non-numbers are 400 InvalidLimit. End of a list: nextPageCursor "".
 import { createHash } from 'node:crypto';
+import { iso } from './clock';
 import {
   asciiJson,
   keysAfter,
@@ -31,7 +32,7 @@ import {
   type Ref,
 } from './datastores-common';
 import { ApiError, invalid } from './errors';
-import { isObject, readBody, requireScope, send, sendJson, type Ctx, type Route } from './http';
+import { isObject, readBody, requestHeader, requireScope, send, sendJson, type Ctx, type Route } from './http';
 import { flag, oneOf, pageSize, text, time } from './params';
 import { RATES } from './ratelimit';
 import {
@@ -126,12 +127,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Attributes and user ids from the request headers; left out means cleared. */
 function readMetadata(ctx: Ctx): Metadata {
-  const header = (name: string): string | undefined => {
-    const v = ctx.req.headers[`${ctx.app.prefix}-entry-${name}`];
-    return typeof v === 'string' && v !== '' ? v : undefined;
-  };
-  const attrsRaw = header('attributes');
-  const uidsRaw = header('userids');
+  // An empty header counts as none.
+  const attrsRaw = requestHeader(ctx.req, `${ctx.app.prefix}-entry-attributes`) || undefined;
+  const uidsRaw = requestHeader(ctx.req, `${ctx.app.prefix}-entry-userids`) || undefined;
   let attrs: string | undefined;
   if (attrsRaw !== undefined) {
     const parsed = attrsRaw.length <= MAX_ATTRIBUTE_BYTES ? parseHeaderJson(attrsRaw) : undefined;
@@ -165,8 +163,8 @@ function parseHeaderJson(raw: string): unknown {
 }
 
 function checkValue(ctx: Ctx, body: Buffer): void {
-  const md5 = ctx.req.headers['content-md5'];
-  if (typeof md5 === 'string' && !Buffer.from(md5, 'base64').equals(createHash('md5').update(body).digest())) {
+  const md5 = requestHeader(ctx.req, 'content-md5');
+  if (md5 !== undefined && !Buffer.from(md5, 'base64').equals(createHash('md5').update(body).digest())) {
     throw invalid('The content-md5 header does not match the request body.', 'ChecksumMismatch');
   }
   try {
@@ -311,7 +309,7 @@ function listStores(ctx: Ctx): void {
   while (i < names.length && names[i].startsWith(prefix) && !shown(names[i])) i++;
   const more = i < names.length && names[i].startsWith(prefix);
   sendJson(ctx, 200, {
-    datastores: page.map((s) => ({ name: s.name, createdTime: new Date(s.createdAt).toISOString() })),
+    datastores: page.map((s) => ({ name: s.name, createdTime: iso(s.createdAt) })),
     nextPageCursor: more ? ctx.app.tokens.issue('stores', binding, page[page.length - 1].name) : '',
   });
 }

@@ -14,7 +14,7 @@
 //   undelete clears it), until it is purged 30 days later (a `purge` fact, written by sweep() or when the store is
 //   next looked up). Snapshots are `snapshot` facts, kept while they may still hold versions (retention.ts).
 import * as path from 'node:path';
-import type { Clock } from './clock';
+import { iso, type Clock } from './clock';
 import { ApiError, refusedWrite } from './errors';
 import { compactedLines, decodeFact, encodeFact, type DsFact, type Fact } from './facts';
 import { Journal, type JournalFault } from './journal';
@@ -413,8 +413,8 @@ export class Store {
         version: id,
         deleted: f.deleted,
         contentLength: size,
-        createdTime: new Date(f.at).toISOString(),
-        objectCreatedTime: new Date(entry.createdAt).toISOString(),
+        createdTime: iso(f.at),
+        objectCreatedTime: iso(entry.createdAt),
       },
     };
     return v;
