@@ -1,6 +1,6 @@
 // The emulator's HTTP server: its options, the data folder, the routes (dispatched by router.ts) and the control
-// endpoints. Requests Node's parser refuses never reach the emulator: a request line and headers over 16 KiB get 431, a malformed
-// request line (spaces, control characters) 400.
+// endpoints. Requests Node's parser refuses never reach the emulator: a request line and headers over 16 KiB get
+// 431, a malformed request line (spaces, control characters) 400.
 // A data folder is used by one emulator at a time (lock.ts); it is locked before anything in it is read and unlocked
 // on close. Retention sweeps every key once a minute (real time) and compacts the journal when it has grown.
 import * as fs from 'node:fs';
