@@ -17,12 +17,14 @@
 // - Writes need asset:read and asset:write; reads asset:read. Assets are not tied to a universe.
 import { randomUUID } from 'node:crypto';
 import { ASSET_TYPES, contentProblem } from './asset-content';
+import { iso } from './clock';
 import { ApiError, invalid } from './errors';
 import { isObject, readBody, readJson, sendJson, type Ctx, type Route } from './http';
 import { isMultipart, readForm, type FilePart, type Form } from './multipart';
 import { pageSize, pathId, text } from './params';
 import { RATES } from './ratelimit';
-import type { AssetMeta, AssetRec, AssetVersionRec, Creator, Fact, OperationRec } from './store';
+import type { AssetMeta, AssetRec, AssetVersionRec, Creator, OperationRec } from './records';
+import type { Fact } from './facts';
 
 const READ = 'asset:read';
 const WRITE = 'asset:write';
@@ -185,7 +187,7 @@ function operation(
 function newVersion(ctx: Ctx, n: number, file: FilePart, displayName: string, creator: Creator): AssetVersionRec {
   return {
     n,
-    createTime: new Date(ctx.app.clock.now()).toISOString(),
+    createTime: iso(ctx.app.clock.now()),
     blob: file.upload.hash,
     size: file.upload.size,
     contentType: file.contentType,
@@ -358,7 +360,7 @@ async function rollback(ctx: Ctx): Promise<void> {
   const v: AssetVersionRec = {
     ...from,
     n: asset.versions.length + 1,
-    createTime: new Date(ctx.app.clock.now()).toISOString(),
+    createTime: iso(ctx.app.clock.now()),
   };
   ctx.app.store.commit([{ t: 'aver', id: asset.id, v }]);
   sendJson(ctx, 200, versionJson(asset, v));

@@ -4,6 +4,7 @@
 // emulator. Standard output and error are only logs: a reader that went away (EPIPE) never stops the emulator.
 import * as fs from 'node:fs';
 import { parseClock } from './clock';
+import { isObject } from './http';
 import { DataFolderInUse, SANDBOX_KEY, startEmulator, type EmulatorKey, type EmulatorOptions } from './server';
 
 export { DataFolderInUse, startEmulator } from './server';
@@ -57,19 +58,13 @@ function readConfig(file: string): EmulatorKey[] {
     throw new UsageError(`--config: cannot read ${file}: ${(err as Error).message}`);
   }
   const keys = (config as { apiKeys?: unknown })?.apiKeys;
-  const isKey = (k: unknown): k is EmulatorKey => {
-    const o = k as Record<string, unknown>;
-    return (
-      typeof o === 'object' &&
-      o !== null &&
-      typeof o.key === 'string' &&
-      o.key !== '' &&
-      (o.scopes === undefined || (Array.isArray(o.scopes) && o.scopes.every((s) => typeof s === 'string'))) &&
-      (o.universes === undefined ||
-        (Array.isArray(o.universes) && o.universes.every((u) => Number.isSafeInteger(u)))) &&
-      (o.userId === undefined || Number.isSafeInteger(o.userId))
-    );
-  };
+  const isKey = (o: unknown): o is EmulatorKey =>
+    isObject(o) &&
+    typeof o.key === 'string' &&
+    o.key !== '' &&
+    (o.scopes === undefined || (Array.isArray(o.scopes) && o.scopes.every((s) => typeof s === 'string'))) &&
+    (o.universes === undefined || (Array.isArray(o.universes) && o.universes.every((u) => Number.isSafeInteger(u)))) &&
+    (o.userId === undefined || Number.isSafeInteger(o.userId));
   if (!Array.isArray(keys) || !keys.every(isKey)) {
     throw new UsageError(`--config: ${file} must hold {"apiKeys":[{"key":"...","scopes":[...],"universes":[...]}]}`);
   }

@@ -30,6 +30,9 @@ export class Clock {
   }
 }
 
+/** A time as every answer gives it: RFC 3339 in Z with milliseconds. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** An RFC 3339 / ISO 8601 date-time, as epoch milliseconds; undefined when it is not one. */

@@ -5,7 +5,7 @@
 // every universe's figure, {"concurrentUsers": n, "universe": id} one universe's; both answer as GET does,
 // {"concurrentUsers": n, "universes": {"<id>": n}}. Reset puts it back to the start figure.
 import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
-import { parseClock, type Clock } from './clock';
+import { iso, parseClock, type Clock } from './clock';
 import { ApiError, errorBody } from './errors';
 import { isObject, readBody } from './http';
 import type { ConcurrentUsers } from './ratelimit';
@@ -85,7 +85,7 @@ export class Control {
         this.hooks.clockMoved();
       }
       if (action === 'POST /_emulator/clock' || action === 'GET /_emulator/clock')
-        return reply(200, { now: new Date(this.clock.now()).toISOString() });
+        return reply(200, { now: iso(this.clock.now()) });
       if (action === 'POST /_emulator/concurrent-users') this.setUsers(await readBody(req, 64 * 1024));
       if (action === 'POST /_emulator/concurrent-users' || action === 'GET /_emulator/concurrent-users')
         return reply(200, this.users.toJson());

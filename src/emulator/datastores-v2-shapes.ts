@@ -16,7 +16,7 @@ import {
   NAME_MAX_BYTES,
   type Metadata,
 } from './datastores-common';
-import { parseTime } from './clock';
+import { iso, parseTime } from './clock';
 import { ApiError, invalid } from './errors';
 import { isObject, readBody, type Ctx } from './http';
 import { flag, pageSize, text } from './params';
@@ -27,8 +27,9 @@ export const V2_BASE = '/cloud/v2/universes/{universeId}/data-stores';
 export const V2_SCOPE = 'universe-datastores.';
 /** A write body: the value and a little JSON around it. */
 export const BODY_LIMIT = MAX_VALUE_BYTES + 64 * 1024;
+const NUMBER_LIMIT = 2 ** 53;
 /** Numbers are doubles within +-2^53. */
-export const NUMBER_LIMIT = 2 ** 53;
+export const clampNumber = (n: number): number => Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, n));
 /** How many keys or stores a listing without showDeleted examines for one page. */
 export const MAX_SCAN = 512;
 
@@ -37,8 +38,6 @@ export interface Named {
   path: string;
   id: string;
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const storePath = (u: number, name: string): string => `universes/${u}/data-stores/${name}`;
 
@@ -59,7 +58,7 @@ export function renderEntry(ctx: Ctx, name: Named, entry: EntryRec, v: VersionRe
   const { id, ...revision } = renderRevision(name, entry, v);
   const users = JSON.stringify((JSON.parse(v.uids) as number[]).map((n) => `users/${n}`));
   const text =
-    `${JSON.stringify(revision).slice(0, -1)},"value":${valueText(ctx, entry, v)},"id":${JSON.stringify(id)},` +
+    `${JSON.stringify(revision).slice(0, -1)},"value":${valueText(ctx, v)},"id":${JSON.stringify(id)},` +
     `"users":${users},"attributes":${v.attrs ?? '{}'}}`;
   if (text.length <= KEPT_TEXT_MAX) answers.set(v, { ...name, createdAt: entry.createdAt, text });
   return text;
@@ -76,12 +75,10 @@ const KEPT_TEXT_MAX = 8 * 1024;
 const MAYBE_BIG = /\d{16}|\d[eE]/;
 
 /** The stored text parsed and written again: compact, numbers clamped to ±2^53 (that pass only when needed). */
-function valueText(ctx: Ctx, entry: EntryRec, v: VersionRec): string {
-  const stored = ctx.app.store.content(entry, v).value.toString('utf8');
+function valueText(ctx: Ctx, v: VersionRec): string {
+  const stored = ctx.app.store.readValue(v).toString('utf8');
   const value: unknown = MAYBE_BIG.test(stored)
-    ? JSON.parse(stored, (_k, x: unknown) =>
-        typeof x === 'number' ? Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, x)) : x,
-      )
+    ? JSON.parse(stored, (_k, x: unknown) => (typeof x === 'number' ? clampNumber(x) : x))
     : JSON.parse(stored);
   return JSON.stringify(value);
 }

@@ -19,6 +19,7 @@ import {
   V2_BASE,
   V2_SCOPE,
 } from './datastores-v2-shapes';
+import { iso } from './clock';
 import { ApiError } from './errors';
 import { sendJson, type Ctx, type Route } from './http';
 import { RATES, type RateRule } from './ratelimit';
@@ -92,7 +93,7 @@ async function snapshot(ctx: Ctx): Promise<void> {
   }
   sendJson(ctx, 200, {
     newSnapshotTaken: taken,
-    latestSnapshotTime: new Date(taken ? now : latest.at).toISOString(),
+    latestSnapshotTime: iso(taken ? now : latest.at),
   });
 }
 

@@ -26,12 +26,12 @@ import { keysAfter, openStore, writeVersion, type Ref } from './datastores-commo
 import {
   BODY_LIMIT,
   checkName,
+  clampNumber,
   decodeSegment,
   etagMismatch,
   idPrefix,
   MAX_SCAN,
   maxPageSize,
-  NUMBER_LIMIT,
   parseEntryBody,
   parseIncrementBody,
   readObject,
@@ -48,7 +48,7 @@ import {
 } from './datastores-v2-shapes';
 import { parseTime } from './clock';
 import { ApiError, invalid } from './errors';
-import { readJson, requireScope, sendJson, sendJsonText, type Ctx, type Route } from './http';
+import { readJson, requestHeader, requireScope, sendJson, sendJsonText, type Ctx, type Route } from './http';
 import { flag, text } from './params';
 import { RATES, type RateRule } from './ratelimit';
 import { bySeq, current, versionById, VERSION_ID, type EntryRec, type VersionRec } from './records';
@@ -179,9 +179,7 @@ async function update(ctx: Ctx): Promise<void> {
 
 function deleteEntry(ctx: Ctx): void {
   const { t } = target(ctx, false);
-  const ifMatch = ctx.req.headers['if-match'];
-  const etag =
-    text(ctx, 'etag', {}) ?? (typeof ifMatch === 'string' ? ifMatch.replace(/^(W\/)?"(.*)"$/, '$2') : undefined);
+  const etag = text(ctx, 'etag', {}) ?? requestHeader(ctx.req, 'if-match')?.replace(/^(W\/)?"(.*)"$/, '$2');
   const entry = entryOf(ctx, t);
   checkEtag(ctx, etag, entry);
   if (!current(entry)) throw entryNotFound();
@@ -195,10 +193,10 @@ async function increment(ctx: Ctx): Promise<void> {
   const { amount, meta } = parseIncrementBody(await readObject(ctx));
   const before = entryOf(ctx, t);
   const live = current(before);
-  const stored: unknown = live ? JSON.parse(ctx.app.store.content(before!, live).value.toString('utf8')) : 0;
+  const stored: unknown = live ? JSON.parse(ctx.app.store.readValue(live).toString('utf8')) : 0;
   if (!Number.isInteger(stored))
     throw invalid('The existing value is not a whole number, so it cannot be incremented.');
-  const result = Math.max(-NUMBER_LIMIT, Math.min(NUMBER_LIMIT, (stored as number) + amount));
+  const result = clampNumber((stored as number) + amount);
   const { entry, v } = writeVersion(ctx, t, Buffer.from(String(result)), meta);
   sendJsonText(ctx, 200, renderEntry(ctx, t.name, entry, v));
 }

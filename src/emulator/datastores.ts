@@ -18,6 +18,7 @@
 // - Page sizes (`limit`): defaults from the reference (List Data Stores 1, the others 16), values above 1,000 are
 //   clamped to 1,000, and 0, negatives or non-numbers are 400 InvalidLimit. End of a list: nextPageCursor "".
 import { createHash } from 'node:crypto';
+import { iso } from './clock';
 import {
   asciiJson,
   keysAfter,
@@ -31,7 +32,7 @@ import {
   type Ref,
 } from './datastores-common';
 import { ApiError, invalid } from './errors';
-import { isObject, readBody, requireScope, send, sendJson, type Ctx, type Route } from './http';
+import { isObject, readBody, requestHeader, requireScope, send, sendJson, type Ctx, type Route } from './http';
 import { flag, oneOf, pageSize, text, time } from './params';
 import { RATES } from './ratelimit';
 import {
@@ -84,8 +85,33 @@ function live(ctx: Ctx, r: Ref): { entry: EntryRec; v: VersionRec } {
 
 /** Answers with a version's value and headers (Get Entry, Get Version, Increment, the 412 of Set). */
 function sendVersion(ctx: Ctx, status: number, entry: EntryRec, v: VersionRec): void {
-  const { headers, value } = ctx.app.store.content(entry, v);
+  const value = ctx.app.store.readValue(v);
+  let headers = entryHeaders.get(v);
+  if (!headers) entryHeaders.set(v, (headers = makeEntryHeaders(ctx.app.prefix, entry, v, value)));
   send(ctx, status, headers, value);
+}
+
+/** Each version's headers, made once: a version never changes, and content-md5 hashes the whole value. */
+const entryHeaders = new WeakMap<VersionRec, Record<string, string>>();
+
+function makeEntryHeaders(prefix: string, entry: EntryRec, v: VersionRec, value: Buffer): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(value.length),
+    'content-md5': createHash('md5').update(value).digest('base64'),
+    [`${prefix}-entry-version`]: v.id,
+    [`${prefix}-entry-created-time`]: dotnetTime(entry.createdAt),
+    [`${prefix}-entry-version-created-time`]: dotnetTime(v.at),
+    [`${prefix}-entry-userids`]: v.uids,
+  };
+  // Attributes are sent only when the version has some; user ids always (an empty list is "[]").
+  if (v.attrs !== undefined) headers[`${prefix}-entry-attributes`] = v.attrs;
+  return headers;
+}
+
+/** .NET style time as in the entry headers: 2022-02-02T23:30:06.5388000+00:00. */
+function dotnetTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}0000+00:00`;
 }
 
 function requireWriteScopes(ctx: Ctx, r: Ref): void {
@@ -101,12 +127,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Attributes and user ids from the request headers; left out means cleared. */
 function readMetadata(ctx: Ctx): Metadata {
-  const header = (name: string): string | undefined => {
-    const v = ctx.req.headers[`${ctx.app.prefix}-entry-${name}`];
-    return typeof v === 'string' && v !== '' ? v : undefined;
-  };
-  const attrsRaw = header('attributes');
-  const uidsRaw = header('userids');
+  // An empty header counts as none.
+  const attrsRaw = requestHeader(ctx.req, `${ctx.app.prefix}-entry-attributes`) || undefined;
+  const uidsRaw = requestHeader(ctx.req, `${ctx.app.prefix}-entry-userids`) || undefined;
   let attrs: string | undefined;
   if (attrsRaw !== undefined) {
     const parsed = attrsRaw.length <= MAX_ATTRIBUTE_BYTES ? parseHeaderJson(attrsRaw) : undefined;
@@ -140,8 +163,8 @@ function parseHeaderJson(raw: string): unknown {
 }
 
 function checkValue(ctx: Ctx, body: Buffer): void {
-  const md5 = ctx.req.headers['content-md5'];
-  if (typeof md5 === 'string' && !Buffer.from(md5, 'base64').equals(createHash('md5').update(body).digest())) {
+  const md5 = requestHeader(ctx.req, 'content-md5');
+  if (md5 !== undefined && !Buffer.from(md5, 'base64').equals(createHash('md5').update(body).digest())) {
     throw invalid('The content-md5 header does not match the request body.', 'ChecksumMismatch');
   }
   try {
@@ -201,7 +224,7 @@ async function increment(ctx: Ctx): Promise<void> {
   await readBody(ctx.req, 0);
   const entry = ctx.app.store.entry(r.u, r.store, r.scope, r.key);
   const now = current(entry);
-  const result = (now ? numericValue(ctx.app.store.content(entry!, now).value) : 0n) + by;
+  const result = (now ? numericValue(ctx.app.store.readValue(now)) : 0n) + by;
   if (result > INT64_MAX) throw invalid('The result is larger than a 64-bit integer.', 'IncrementValueTooLarge');
   if (result < INT64_MIN) throw invalid('The result is smaller than a 64-bit integer.', 'IncrementValueTooSmall');
   const written = writeVersion(ctx, r, Buffer.from(result.toString()), meta);
@@ -286,7 +309,7 @@ function listStores(ctx: Ctx): void {
   while (i < names.length && names[i].startsWith(prefix) && !shown(names[i])) i++;
   const more = i < names.length && names[i].startsWith(prefix);
   sendJson(ctx, 200, {
-    datastores: page.map((s) => ({ name: s.name, createdTime: new Date(s.createdAt).toISOString() })),
+    datastores: page.map((s) => ({ name: s.name, createdTime: iso(s.createdAt) })),
     nextPageCursor: more ? ctx.app.tokens.issue('stores', binding, page[page.length - 1].name) : '',
   });
 }

@@ -89,6 +89,12 @@ export function decodeComponent(s: string): string | null {
   }
 }
 
+/** A request header's value; undefined when absent (Node gives repeated headers as one string, set-cookie aside). */
+export function requestHeader(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
 export function requireScope(ctx: Ctx, scope: string): void {
   const scopes = ctx.key.scopes;
   if (scopes && !scopes.includes(scope)) {

@@ -1,6 +1,7 @@
-// The records of data stores, as v1 and cloud v2 both read them (one stored model, v2 reference 6), with their order
-// and version ids. Store names, scopes and keys are kept sorted in UTF-8 byte order (code point order), the order
-// both APIs list them in (v2 reference 5, U16).
+// The emulator's in-memory model: a universe's data stores (one stored model that v1 and cloud v2 both read), its
+// user restrictions, restriction logs, idempotency keys and snapshots, and the assets with their operations. Also
+// the order data stores list in and their version ids. Store names, scopes and keys are kept sorted in UTF-8 byte
+// order (code point order), the order both APIs list them in.
 
 interface EntryVersionJson {
   version: string;
@@ -21,12 +22,10 @@ export interface VersionRec {
   size: number;
   /** The value's file under values/ (data folder, large values). */
   hash?: string;
-  /** The bytes (empty for a tombstone): always there for the latest version and inline values; else see content(). */
+  /** The bytes (empty for a tombstone): always there for the latest version and inline values; else see readValue(). */
   value?: Buffer;
   attrs?: string; // JSON object text, ASCII only
   uids: string; // JSON array text
-  /** Response headers for Get Entry / Get Version / 412, made once the value has been seen. */
-  headers?: Record<string, string>;
   item: EntryVersionJson;
 }
 
@@ -55,6 +54,90 @@ export interface Snapshot {
   at: number;
   /** The highest sequence number written before it. */
   seq: number;
+}
+
+export interface Restriction {
+  updateTime: string;
+  active: boolean;
+  startTime?: string;
+  duration?: string;
+  privateReason: string;
+  displayReason: string;
+  excludeAltAccounts: boolean;
+}
+
+export interface LogRec {
+  seq: number;
+  json: { user: string; place: string } & Record<string, unknown>;
+}
+
+export interface IdemRec {
+  fp: string;
+  at: number;
+  body: unknown;
+}
+
+/** How long an idempotency key is remembered (and how old `firstSent` may be). */
+export const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
+
+export interface Universe {
+  id: number;
+  storeNames: string[]; // sorted
+  stores: Map<string, StoreRec>;
+  bans: Map<number, Restriction>; // universe level, by user id
+  placeBans: Map<number, Map<number, Restriction>>; // place id -> user id -> restriction
+  logs: LogRec[]; // oldest first
+  idem: Map<string, IdemRec>;
+  snapshots: Snapshot[]; // oldest first
+}
+
+export const newUniverse = (id: number): Universe => ({
+  id,
+  storeNames: [],
+  stores: new Map(),
+  bans: new Map(),
+  placeBans: new Map(),
+  logs: [],
+  idem: new Map(),
+  snapshots: [],
+});
+
+export interface Creator {
+  userId?: string;
+  groupId?: string;
+}
+
+export interface AssetMeta {
+  id: string;
+  assetType: string;
+  displayName: string;
+  description: string;
+  creator: Creator;
+  state: 'Active' | 'Archived';
+  icon?: string;
+  previews: { asset: string; altText: string }[];
+  links: Record<string, { title?: string; uri: string }>;
+}
+
+export interface AssetVersionRec {
+  n: number;
+  createTime: string;
+  blob: string; // content hash, the file name under blobs/
+  size: number;
+  contentType: string;
+  moderationState: 'Approved' | 'Reviewing' | 'Rejected';
+  creator: Creator;
+}
+
+export interface AssetRec extends AssetMeta {
+  versions: AssetVersionRec[]; // oldest first; the last is the current revision
+}
+
+export interface OperationRec {
+  id: string;
+  doneAt: number;
+  response?: Record<string, unknown>;
+  error?: { code: number; message: string };
 }
 
 /** The entry's current version, unless it is a tombstone. */
@@ -125,9 +208,4 @@ export function versionById(entry: EntryRec, id: string): VersionRec | undefined
   const m = VERSION_ID.exec(upper);
   const v = m ? entry.versions[bySeq(entry.versions, parseInt(m[1], 16), (x) => x.seq)] : undefined;
   return v?.id === upper ? v : undefined;
-}
-
-/** .NET style time as in the entry headers: 2022-02-02T23:30:06.5388000+00:00. */
-export function dotnetTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 23)}0000+00:00`;
 }

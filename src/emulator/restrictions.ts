@@ -11,10 +11,10 @@
 // - Log entries name the moderator as users/<userId of the API key> and the place as places/N ("" at universe level).
 import { invalid } from './errors';
 import { isObject, readJson, sendJson, type Ctx, type Route } from './http';
-import { parseTime } from './clock';
+import { iso, parseTime } from './clock';
 import { pageSize, pathId, text } from './params';
 import { RATES } from './ratelimit';
-import { IDEMPOTENCY_MS, type LogRec, type Restriction, type Universe } from './store';
+import { IDEMPOTENCY_MS, type LogRec, type Restriction, type Universe } from './records';
 
 const READ = 'universe.user-restriction:read';
 const WRITE = 'universe.user-restriction:write';
@@ -166,7 +166,7 @@ async function update(ctx: Ctx): Promise<void> {
     return sendJson(ctx, 200, remembered.body);
   }
   const previous = t.place === undefined ? u.bans.get(t.user) : u.placeBans.get(t.place)?.get(t.user);
-  const nowIso = new Date(now).toISOString();
+  const nowIso = iso(now);
   const startTime = input.active ? (previous?.active && previous.startTime) || nowIso : undefined;
   const r: Restriction = { updateTime: nowIso, ...input, startTime };
   const log: LogRec = {

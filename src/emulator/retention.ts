@@ -41,6 +41,10 @@ export function expiredVersions(versions: readonly Dated[], now: number, snapsho
   return out;
 }
 
+/** Whether a deleted data store's 30 days have run out. */
+export const purgeDue = (store: { deletedAt?: number }, now: number): boolean =>
+  store.deletedAt !== undefined && now - store.deletedAt >= KEEP_MS;
+
 /** Whether a key may have something to remove (most have one live version and never do). */
 export const mayExpire = (versions: readonly Dated[]): boolean =>
   versions.length > 1 || (versions.length === 1 && versions[0].deleted);

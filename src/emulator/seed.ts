@@ -2,9 +2,11 @@
 // Everything is committed as one journal line together with a "seeded" marker, so seeding a data dir that already
 // holds the demo does nothing. Its times lie in the 20 days before the emulator's clock (at noon UTC, 20 days before
 // the current day, plus fixed offsets): a version history dated further back would be expired by retention at once.
+import { iso } from './clock';
 import type { App } from './http';
 import { moderationFor } from './assets';
-import type { AssetVersionRec, Creator, Fact, Restriction } from './store';
+import type { AssetVersionRec, Creator, Restriction } from './records';
+import type { Fact } from './facts';
 
 const DEMO_UNIVERSE = 123456;
 const DEMO_PLACES = [1234561, 1234562];
@@ -12,7 +14,6 @@ const DEMO_CREATOR = 1001;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function seedDemo(app: App): void {
   if (app.store.seeded.has('demo')) return;

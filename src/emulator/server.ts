@@ -1,9 +1,6 @@
-// The emulator's HTTP server: routing, API keys, scopes, rate limits and the control endpoints. Routing decisions:
-// an unknown path is 404 and a known path with another method is 405 (with `allow`), both in the gateway's body
-// {errors:[{code:0,message}]}, before the API key is looked at. Then a missing or unknown x-api-key is 401 (gateway
-// body), a key not allowed for the universe in the path or lacking a scope is 403 in the route's family. Requests
-// Node's parser refuses never reach the emulator: a request line and headers over 16 KiB get 431, a malformed
-// request line (spaces, control characters) 400.
+// The emulator's HTTP server: its options, the data folder, the routes (dispatched by router.ts) and the control
+// endpoints. Requests Node's parser refuses never reach the emulator: a request line and headers over 16 KiB get
+// 431, a malformed request line (spaces, control characters) 400.
 // A data folder is used by one emulator at a time (lock.ts); it is locked before anything in it is read and unlocked
 // on close. Retention sweeps every key once a minute (real time) and compacts the journal when it has grown.
 import * as fs from 'node:fs';
@@ -16,14 +13,13 @@ import { Control } from './control';
 import { datastoreRoutes } from './datastores';
 import { v2EntryRoutes } from './datastores-v2';
 import { v2StoreRoutes } from './datastores-v2-stores';
-import { ApiError, diskFull, errorBody, invalidApiKey, isDiskFull, type Family } from './errors';
 import { watchHolders } from './holders';
-import { decodeComponent, Query, requireScope, type App, type Ctx, type EmulatorKey, type Route } from './http';
+import type { App, EmulatorKey } from './http';
 import type { JournalFault } from './journal';
 import { FolderLock } from './lock';
-import { pathId } from './params';
 import { ConcurrentUsers, RateLimiter } from './ratelimit';
 import { restrictionRoutes } from './restrictions';
+import { compile, dispatch, fail, type Dispatcher } from './router';
 import { seedDemo } from './seed';
 import { Store } from './store';
 import { Tokens } from './tokens';
@@ -65,36 +61,6 @@ const SWEEP_MS = 60_000;
 
 export const SANDBOX_KEY = 'sandbox';
 
-interface CompiledPath {
-  regex: RegExp;
-  names: string[];
-  family: Family;
-  methods: Map<string, Route>;
-}
-
-function compile(routes: Route[]): CompiledPath[] {
-  const byPath = new Map<string, CompiledPath>();
-  for (const route of routes) {
-    let compiled = byPath.get(route.path);
-    if (!compiled) {
-      const names: string[] = [];
-      const source = route.path
-        .split(/(\{\w+[+*]?\})/)
-        .map((part) => {
-          const [, name, span] = /^\{(\w+)([+*]?)\}$/.exec(part) ?? [];
-          if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(name);
-          return span === '*' ? '(.+)' : span === '+' ? '([^/]+)' : '([^/:]+)';
-        })
-        .join('');
-      compiled = { regex: new RegExp(`^${source}$`), names, family: route.family, methods: new Map() };
-      byPath.set(route.path, compiled);
-    }
-    compiled.methods.set(route.method, route);
-  }
-  return [...byPath.values()];
-}
-
 const paths = compile([...datastoreRoutes, ...v2StoreRoutes, ...v2EntryRoutes, ...restrictionRoutes, ...assetRoutes]);
 
 function checkOptions(o: EmulatorOptions): void {
@@ -132,7 +98,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const host = opts.host ?? '127.0.0.1';
   const dataDir = opts.dataDir;
   const clock = new Clock(opts.clock === undefined ? undefined : parseClock(opts.clock));
-  const store = new Store((opts.entryHeaderPrefix ?? 'platform').toLowerCase(), clock, log);
+  const store = new Store(clock, log);
   let lock: FolderLock | undefined;
   let blobs: Blobs | undefined;
   const release = (): void => {
@@ -186,82 +152,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       )
     : undefined;
 
+  const dispatcher: Dispatcher = { paths, app, keys, limiter, log };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const qs = q < 0 ? '' : url.slice(q + 1);
-    if (!control) return dispatch(req, res, path, qs);
+    if (!control) return dispatch(dispatcher, req, res, path, qs);
     if (path.startsWith('/_emulator/')) return void control.handle(req, res, path);
     res.on('finish', () => control.record(req.method ?? '', path, qs, res.statusCode));
     control.intercept(req, res, path).then(
-      (answered) => answered || dispatch(req, res, path, qs),
-      (err: Error) => fail(res, 'gateway', err),
+      (answered) => answered || dispatch(dispatcher, req, res, path, qs),
+      (err: Error) => fail(log, res, 'gateway', err),
     );
   });
-
-  function fail(res: http.ServerResponse, family: Family, err: unknown, extraHeaders?: Record<string, string>): void {
-    const e =
-      err instanceof ApiError
-        ? err
-        : isDiskFull(err)
-          ? diskFull()
-          : new ApiError(500, 'Internal error in the emulator.');
-    if (e.status === 500) log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
-    if (res.headersSent) return void res.destroy();
-    const body = JSON.stringify(errorBody(family, e));
-    res.writeHead(e.status, {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      ...extraHeaders,
-      ...e.headers,
-    });
-    res.end(body);
-  }
-
-  function dispatch(req: http.IncomingMessage, res: http.ServerResponse, path: string, qs: string): void {
-    let compiled: CompiledPath | undefined;
-    let match: RegExpExecArray | null = null;
-    for (const p of paths)
-      if ((match = p.regex.exec(path))) {
-        compiled = p;
-        break;
-      }
-    if (!compiled || !match) return fail(res, 'gateway', new ApiError(404, 'Not found.'));
-    const route = compiled.methods.get(req.method ?? '');
-    if (!route) {
-      const allow = [...compiled.methods.keys()].join(', ');
-      return fail(res, 'gateway', new ApiError(405, 'Method not allowed.', undefined, { allow }));
-    }
-    const family = route.family;
-    let ctx: Ctx | undefined;
-    try {
-      const params: Record<string, string> = {};
-      const rawParams: Record<string, string> = {};
-      compiled.names.forEach((name, i) => {
-        const value = decodeComponent((rawParams[name] = match![i + 1]));
-        if (value === null) throw new ApiError(400, `The ${name} in the path is not correctly percent-encoded.`);
-        params[name] = value;
-      });
-      const key = keys.get(req.headers['x-api-key'] as string);
-      if (!key) return fail(res, 'gateway', invalidApiKey());
-      ctx = { app, req, res, params, rawParams, query: new Query(qs), key, universeId: 0 };
-      if (params.universeId !== undefined) {
-        ctx.universeId = pathId(ctx, 'universeId', 'Universe ID', 'InvalidUniverseId');
-        if (key.universes && !key.universes.includes(ctx.universeId)) {
-          throw new ApiError(403, `The API key is not allowed to access universe ${ctx.universeId}.`, 'Forbidden');
-        }
-      }
-      for (const scope of route.scopes ?? []) requireScope(ctx, scope);
-      if (limiter && route.rate) {
-        ctx.extraHeaders = limiter.take(route.rate, { universe: ctx.universeId, key: key.key, user: params.userId });
-      }
-      const pending = route.handle(ctx);
-      if (pending) pending.catch((err: unknown) => fail(res, family, err, ctx?.extraHeaders));
-    } catch (err) {
-      fail(res, family, err, ctx?.extraHeaders);
-    }
-  }
 
   let url: string;
   let port: number;

@@ -1,11 +1,9 @@
-// The emulator's state. Handlers never mutate it directly: they describe a change as facts and call commit(), which
-// writes the facts to the journal (when there is a data dir) and then applies them; a write the journal refuses is
-// not applied (answered 507 or 503, see errors.ts). Replaying the journal on start goes through the same apply(), so
-// a restarted emulator holds exactly what the running one acknowledged. Decisions:
-// - Entry values over INLINE_MAX_BYTES live in files named by their SHA-256 under `<data>/values/`, written before
-//   the journal line that names them; smaller ones (most, counters and tombstones among them) stay inline in the
-//   line as base64, sparing a file each. The latest version's value is kept in memory (Get Entry reads no file);
-//   older versions' values are read from their files when asked for.
+// The emulator's state. Handlers never mutate it directly: they describe a change as facts (facts.ts) and call
+// commit(), which writes the facts to the journal (when there is a data dir) and then applies them; a write the
+// journal refuses is not applied (answered 507 or 503, see errors.ts). Replaying the journal on start goes through
+// the same apply(), so a restarted emulator holds exactly what the running one acknowledged. Decisions:
+// - Large entry values live in value files (values.ts), written before the journal line that names them. The latest
+//   version's value is kept in memory (Get Entry reads no file); older versions' values are read when asked for.
 // - Version retention (retention.ts) runs on a key when it is written and over every key in sweep() (periodically and
 //   when the clock moves). What it removes is journaled as a `drop` fact, so a restart replays the same history
 //   whatever its clock says; a value file is deleted once no version refers to it.
@@ -15,140 +13,27 @@
 // - A data store deleted through cloud v2 keeps its entries, marked with the time of the delete (a `dstate` fact;
 //   undelete clears it), until it is purged 30 days later (a `purge` fact, written by sweep() or when the store is
 //   next looked up). Snapshots are `snapshot` facts, kept while they may still hold versions (retention.ts).
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { Blobs } from './blobs';
-import type { Clock } from './clock';
+import { iso, type Clock } from './clock';
 import { ApiError, refusedWrite } from './errors';
+import { compactedLines, decodeFact, encodeFact, type DsFact, type Fact } from './facts';
 import { Journal, type JournalFault } from './journal';
 import {
   bySeq,
-  dotnetTime,
   insertSorted,
   lowerBound,
+  newUniverse,
   versionId,
+  type AssetRec,
   type EntryRec,
-  type Snapshot,
+  type OperationRec,
   type StoreRec,
+  type Universe,
   type VersionRec,
 } from './records';
-import { expiredVersions, HOUR_MS, KEEP_MS, mayExpire } from './retention';
+import { expiredVersions, mayExpire, purgeDue } from './retention';
+import { INLINE_MAX_BYTES, ValueFiles } from './values';
 
-// ---- user restrictions ----
-
-export interface Restriction {
-  updateTime: string;
-  active: boolean;
-  startTime?: string;
-  duration?: string;
-  privateReason: string;
-  displayReason: string;
-  excludeAltAccounts: boolean;
-}
-
-export interface LogRec {
-  seq: number;
-  json: { user: string; place: string } & Record<string, unknown>;
-}
-
-interface IdemRec {
-  fp: string;
-  at: number;
-  body: unknown;
-}
-
-export interface Universe {
-  id: number;
-  storeNames: string[]; // sorted
-  stores: Map<string, StoreRec>;
-  bans: Map<number, Restriction>; // universe level, by user id
-  placeBans: Map<number, Map<number, Restriction>>; // place id -> user id -> restriction
-  logs: LogRec[]; // oldest first
-  idem: Map<string, IdemRec>;
-  snapshots: Snapshot[]; // oldest first
-}
-
-// ---- assets ----
-
-export interface Creator {
-  userId?: string;
-  groupId?: string;
-}
-
-export interface AssetMeta {
-  id: string;
-  assetType: string;
-  displayName: string;
-  description: string;
-  creator: Creator;
-  state: 'Active' | 'Archived';
-  icon?: string;
-  previews: { asset: string; altText: string }[];
-  links: Record<string, { title?: string; uri: string }>;
-}
-
-export interface AssetVersionRec {
-  n: number;
-  createTime: string;
-  blob: string; // content hash, the file name under blobs/
-  size: number;
-  contentType: string;
-  moderationState: 'Approved' | 'Reviewing' | 'Rejected';
-  creator: Creator;
-}
-
-export interface AssetRec extends AssetMeta {
-  versions: AssetVersionRec[]; // oldest first; the last is the current revision
-}
-
-export interface OperationRec {
-  id: string;
-  doneAt: number;
-  response?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
-
-type DsFact = {
-  t: 'ds';
-  u: number;
-  store: string;
-  scope: string;
-  key: string;
-  seq: number;
-  at: number;
-  deleted: boolean;
-  /** Always given by a handler; absent when replayed from a file-backed line (`hash`, `size`). */
-  value?: Buffer;
-  hash?: string;
-  size?: number;
-  attrs?: string;
-  uids: string;
-  /** Written by compaction only, where replay would not derive them: the entry's and the data store's created
-   * times (on their first line), the time the version was superseded. */
-  c?: number;
-  sc?: number;
-  until?: number;
-};
-
-export type Fact =
-  | DsFact
-  | { t: 'drop'; u: number; store: string; scope: string; key: string; seqs: number[] }
-  | { t: 'dstate'; u: number; store: string; deletedAt?: number }
-  | { t: 'purge'; u: number; store: string }
-  | { t: 'snapshot'; u: number; snap: Snapshot }
-  | { t: 'ban'; u: number; place?: number; user: number; r: Restriction }
-  | { t: 'log'; u: number; log: LogRec }
-  | { t: 'idem'; u: number; key: string; rec: IdemRec }
-  | { t: 'asset'; a: AssetMeta }
-  | { t: 'aver'; id: string; v: AssetVersionRec }
-  | { t: 'op'; op: OperationRec }
-  | { t: 'seeded'; name: string };
-
-/** How long an idempotency key is remembered (and how old `firstSent` may be). */
-export const IDEMPOTENCY_MS = 24 * 60 * 60 * 1000;
-
-/** Larger entry values go to files under values/. */
-const INLINE_MAX_BYTES = 1024;
 /** The journal is compacted once it is twice its compacted size and at least this large. */
 const COMPACT_MIN_BYTES = 1024 * 1024;
 const DROPS_PER_LINE = 500;
@@ -170,31 +55,32 @@ export class Store {
   /** Highest numeric asset id. */
   lastAssetId = 0;
   private journal: Journal | undefined;
-  private values: Blobs | undefined;
+  private values: ValueFiles | undefined;
   private mayReplace: () => boolean = () => true;
-  /** How many versions refer to each value file. */
-  private readonly refs = new Map<string, number>();
-  /** While the journal is replayed: no retention, no value files read or removed. */
+  /** While the journal is replayed: no value files read (nor removed, see ValueFiles.keepUnreferenced). */
   private loading = false;
 
   constructor(
-    private readonly entryHeaderPrefix: string,
     private readonly clock: Clock,
     private readonly log: (line: string) => void,
   ) {}
 
   /** Loads the journal in `files.dataDir`; from then on every commit is appended to it. Compacts it in the background. */
   async open(files: StoreFiles): Promise<void> {
-    this.values = Blobs.create(files.dataDir, 'values');
+    const values = (this.values = ValueFiles.open(files.dataDir));
     this.mayReplace = files.mayReplace;
-    this.loading = true;
+    this.loading = values.keepUnreferenced = true;
     try {
       this.journal = await Journal.open(
         path.join(files.dataDir, 'journal.jsonl'),
         this.log,
         (line, n) => {
           try {
-            for (const fact of line as unknown[]) this.apply(this.decode(fact as Record<string, unknown>));
+            for (const raw of line as unknown[]) {
+              const fact = decodeFact(raw as Record<string, unknown>);
+              this.moveToFile(fact);
+              this.apply(fact);
+            }
           } catch (err) {
             this.log(`journal: skipped record ${n}: ${(err as Error).message}`);
           }
@@ -202,10 +88,10 @@ export class Store {
         files.fault,
       );
     } finally {
-      this.loading = false;
+      this.loading = values.keepUnreferenced = false;
     }
     this.loadLatestValues();
-    this.removeUnreferencedValues();
+    values.removeUnreferenced();
     this.sweep();
     void this.compact();
   }
@@ -217,11 +103,11 @@ export class Store {
       try {
         for (const f of facts)
           if (f.t === 'ds' && f.value && f.value.length > INLINE_MAX_BYTES)
-            put.push((f.hash = this.values!.put(f.value).hash));
-        this.journal.append(JSON.stringify(facts.map(encode)));
+            put.push((f.hash = this.values!.put(f.value)));
+        this.journal.append(JSON.stringify(facts.map(encodeFact)));
       } catch (err) {
         // Nothing of a refused write stays: the value files it wrote go, unless a version refers to them.
-        for (const hash of put) if (!this.refs.has(hash)) this.values!.remove(hash);
+        for (const hash of put) this.values!.discard(hash);
         throw refusedWrite(err, this.journal.isBroken);
       }
     }
@@ -263,7 +149,13 @@ export class Store {
     const j = this.journal;
     if (!j || j.compacting || j.isBroken) return;
     try {
-      if (await j.compact(this.dump(), this.mayReplace)) this.removeUnreferencedValues();
+      if (
+        await j.compact(
+          compactedLines(this, () => this.clock.now()),
+          this.mayReplace,
+        )
+      )
+        this.values?.removeUnreferenced();
       else if (j === this.journal && !this.mayReplace())
         this.log('journal: not compacted, the data folder lock is gone');
     } catch (err) {
@@ -279,9 +171,8 @@ export class Store {
     this.seeded.clear();
     this.seq = 0;
     this.lastAssetId = 0;
-    this.refs.clear();
     this.journal?.clear();
-    this.values?.wipe();
+    this.values?.clear();
   }
 
   close(): void {
@@ -291,19 +182,7 @@ export class Store {
 
   universe(id: number): Universe {
     let u = this.universes.get(id);
-    if (!u) {
-      u = {
-        id,
-        storeNames: [],
-        stores: new Map(),
-        bans: new Map(),
-        placeBans: new Map(),
-        logs: [],
-        idem: new Map(),
-        snapshots: [],
-      };
-      this.universes.set(id, u);
-    }
+    if (!u) this.universes.set(id, (u = newUniverse(id)));
     return u;
   }
 
@@ -311,17 +190,14 @@ export class Store {
     return this.universes.get(u)?.stores.get(store)?.scopes.get(scope)?.entries.get(key);
   }
 
-  /** A version's value and response headers; an older version's value is read from its file. */
-  content(entry: EntryRec, v: VersionRec): { value: Buffer; headers: Record<string, string> } {
-    let value = v.value;
-    if (!value) {
-      try {
-        value = this.values!.read(v.hash!);
-      } catch {
-        throw new ApiError(500, `The value file of version ${v.id} is missing from the data folder.`);
-      }
+  /** A version's value; an older version's is read from its file. */
+  readValue(v: VersionRec): Buffer {
+    if (v.value) return v.value;
+    try {
+      return this.values!.read(v.hash!);
+    } catch {
+      throw new ApiError(500, `The value file of version ${v.id} is missing from the data folder.`);
     }
-    return { value, headers: (v.headers ??= this.headers(entry, v, value)) };
   }
 
   private *entries(): Generator<[Universe, StoreRec, string, EntryRec]> {
@@ -440,7 +316,7 @@ export class Store {
     if (versions[i]?.seq === f.seq) return;
     const v = this.makeVersion(entry, f);
     versions.splice(i, 0, v);
-    if (v.hash) this.refs.set(v.hash, (this.refs.get(v.hash) ?? 0) + 1);
+    if (v.hash) this.values?.ref(v.hash);
     const next = versions[i + 1];
     if (next) {
       v.until ??= next.at;
@@ -465,7 +341,7 @@ export class Store {
     const kept: VersionRec[] = [];
     for (const v of entry.versions) {
       if (!seqs.has(v.seq)) kept.push(v);
-      else if (v.hash) this.unref(v.hash);
+      else if (v.hash) this.values?.unref(v.hash);
     }
     if (kept.length === entry.versions.length) return;
     entry.versions = kept;
@@ -487,17 +363,10 @@ export class Store {
     const store = u?.stores.get(name);
     if (!u || !store) return;
     for (const scope of store.scopes.values())
-      for (const entry of scope.entries.values()) for (const v of entry.versions) if (v.hash) this.unref(v.hash);
+      for (const entry of scope.entries.values())
+        for (const v of entry.versions) if (v.hash) this.values?.unref(v.hash);
     u.stores.delete(name);
     u.storeNames.splice(lowerBound(u.storeNames, name), 1);
-  }
-
-  private unref(hash: string): void {
-    const n = (this.refs.get(hash) ?? 0) - 1;
-    if (n > 0) return void this.refs.set(hash, n);
-    this.refs.delete(hash);
-    // While replaying, a later line may name the same file again; what is left over is removed after the load.
-    if (!this.loading) this.values?.remove(hash);
   }
 
   /** Reads the latest version's value into memory (not while replaying: only the final latest ones are read). */
@@ -505,7 +374,6 @@ export class Store {
     const v = entry.versions[entry.versions.length - 1];
     if (this.loading || v.value) return;
     v.value = this.values!.read(v.hash!);
-    v.headers ??= this.headers(entry, v, v.value);
   }
 
   /** After the replay: every latest value in memory. A version whose file is missing is left out (with a warning). */
@@ -527,11 +395,6 @@ export class Store {
     }
   }
 
-  private removeUnreferencedValues(): void {
-    if (!this.values) return;
-    for (const hash of this.values.list()) if (!this.refs.has(hash)) this.values.remove(hash);
-  }
-
   private makeVersion(entry: EntryRec, f: DsFact): VersionRec {
     const id = versionId(entry.createdAt, f.seq, f.at);
     const size = f.value?.length ?? f.size ?? 0;
@@ -550,119 +413,23 @@ export class Store {
         version: id,
         deleted: f.deleted,
         contentLength: size,
-        createdTime: new Date(f.at).toISOString(),
-        objectCreatedTime: new Date(entry.createdAt).toISOString(),
+        createdTime: iso(f.at),
+        objectCreatedTime: iso(entry.createdAt),
       },
     };
-    if (v.value) v.headers = this.headers(entry, v, v.value);
     return v;
   }
 
-  private headers(entry: EntryRec, v: VersionRec, value: Buffer): Record<string, string> {
-    const p = this.entryHeaderPrefix;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'content-length': String(value.length),
-      'content-md5': createHash('md5').update(value).digest('base64'),
-      [`${p}-entry-version`]: v.id,
-      [`${p}-entry-created-time`]: dotnetTime(entry.createdAt),
-      [`${p}-entry-version-created-time`]: dotnetTime(v.at),
-      [`${p}-entry-userids`]: v.uids,
-    };
-    // Attributes are sent only when the version has some; user ids always (an empty list is "[]").
-    if (v.attrs !== undefined) headers[`${p}-entry-attributes`] = v.attrs;
-    return headers;
-  }
-
-  /** A journal record as a fact. Large inline values of old journals move to files here. */
-  private decode(raw: Record<string, unknown>): Fact {
-    if (raw.t !== 'ds') return raw as Fact;
-    const f = { ...raw, value: typeof raw.value === 'string' ? Buffer.from(raw.value, 'base64') : undefined } as DsFact;
-    if (f.hash !== undefined && !/^[0-9a-f]{64}$/.test(f.hash)) throw new Error(`bad value hash ${f.hash}`);
-    if (f.value && f.value.length > INLINE_MAX_BYTES && this.values) {
-      try {
-        f.hash = this.values.put(f.value).hash;
-        f.value = undefined;
-      } catch (err) {
-        this.log(`journal: a large value stays in memory, its file could not be written: ${(err as Error).message}`);
-      }
+  /** Old journals hold large values inline: they move to files as they are loaded. */
+  private moveToFile(f: Fact): void {
+    if (f.t !== 'ds' || !f.value || f.value.length <= INLINE_MAX_BYTES || !this.values) return;
+    try {
+      f.hash = this.values.put(f.value);
+      f.value = undefined;
+    } catch (err) {
+      this.log(`journal: a large value stays in memory, its file could not be written: ${(err as Error).message}`);
     }
-    if (!f.value && f.hash === undefined) throw new Error('a version without a value');
-    return f;
-  }
-
-  /** The whole state as facts, one per line: what compaction writes. Each entry's versions are copied as it is reached. */
-  private *dump(): Generator<string> {
-    const line = (f: Fact): string => JSON.stringify([encode(f)]);
-    for (const name of this.seeded) yield line({ t: 'seeded', name });
-    for (const u of this.universes.values()) {
-      for (const store of u.stores.values()) {
-        let storeCreated: number | undefined = store.createdAt;
-        for (const [scopeName, scope] of store.scopes) {
-          for (const entry of scope.entries.values()) {
-            const versions = [...entry.versions];
-            for (let i = 0; i < versions.length; i++) {
-              const v = versions[i];
-              yield line({
-                t: 'ds',
-                u: u.id,
-                store: store.name,
-                scope: scopeName,
-                key: entry.key,
-                seq: v.seq,
-                at: v.at,
-                deleted: v.deleted,
-                value: v.hash ? undefined : v.value,
-                hash: v.hash,
-                size: v.size,
-                attrs: v.attrs,
-                uids: v.uids,
-                c: i === 0 ? unlessDerived(entry.createdAt, v.at) : undefined,
-                sc: unlessDerived(storeCreated, v.at),
-                until: unlessDerived(v.until, versions[i + 1]?.at),
-              });
-              storeCreated = undefined;
-            }
-          }
-        }
-        const deletedAt = store.deletedAt;
-        if (deletedAt !== undefined) yield line({ t: 'dstate', u: u.id, store: store.name, deletedAt });
-      }
-      const now = this.clock.now();
-      // The latest snapshot (its time is reported), and those that may still hold versions.
-      const last = u.snapshots[u.snapshots.length - 1];
-      for (const snap of u.snapshots)
-        if (snap === last || now - snap.at < KEEP_MS + 2 * HOUR_MS) yield line({ t: 'snapshot', u: u.id, snap });
-      for (const [user, r] of u.bans) yield line({ t: 'ban', u: u.id, user, r });
-      for (const [place, bans] of u.placeBans) {
-        for (const [user, r] of bans) yield line({ t: 'ban', u: u.id, place, user, r });
-      }
-      for (const log of u.logs) yield line({ t: 'log', u: u.id, log });
-      for (const [key, rec] of u.idem) if (now - rec.at < IDEMPOTENCY_MS) yield line({ t: 'idem', u: u.id, key, rec });
-    }
-    for (const { versions, ...meta } of this.assets.values()) {
-      yield line({ t: 'asset', a: meta });
-      for (const v of versions) yield line({ t: 'aver', id: meta.id, v });
-    }
-    for (const op of this.operations.values()) yield line({ t: 'op', op });
   }
 }
-
-/** A time replay cannot derive from the lines themselves (what it came from may have been thinned), else undefined. */
-const unlessDerived = (t: number | undefined, derived: number | undefined): number | undefined =>
-  t !== derived ? t : undefined;
-
-// A value in a file is named by its hash and size; an inline one is base64.
-function encode(f: Fact): unknown {
-  if (f.t !== 'ds') return f;
-  const { value, ...rest } = f;
-  return f.hash
-    ? { ...rest, size: f.size ?? value?.length }
-    : { ...rest, size: undefined, value: value!.toString('base64') };
-}
-
-/** Whether a deleted data store's 30 days have run out. */
-const purgeDue = (store: StoreRec, now: number): boolean =>
-  store.deletedAt !== undefined && now - store.deletedAt >= KEEP_MS;
 
 const snapshotSeqs = (u: Universe): number[] => u.snapshots.map((s) => s.seq);
