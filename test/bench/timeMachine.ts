@@ -5,7 +5,7 @@
 //   writer changing 20 of those keys during the run: time against requests / limit, those 20 skipped, none overwritten;
 // - memory growth of a fresh process comparing 100,000 keys (this script with --memory).
 // The history is written straight into the emulator's data folder as journal lines (the format the emulator replays,
-// src/emulator/store.ts), one line per version: seeding 100,000 keys with history through the API would take minutes.
+// src/emulator/facts.ts), one line per version: seeding 100,000 keys with history through the API would take minutes.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
