@@ -36,13 +36,13 @@ import { saveEntry } from './commands/saveEntry';
 import { takeSnapshot } from './commands/snapshot';
 import { undeleteEntry } from './commands/undeleteEntry';
 import { undoRestore } from './commands/undoRestore';
-import { EntryDocuments } from './documents';
-import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
+import { EntryDocuments } from './editor/documents';
+import { EntryFileSystem, EntryVersionFileSystem } from './editor/entryFileSystem';
 import { DataStoresModel } from './model';
-import { EntrySaver } from './save';
+import { EntrySaver } from './editor/save';
 import { TimeMachine } from './timeMachine';
 import { DataStoresGroupNode } from './tree';
-import { entryScheme, versionScheme } from './uris';
+import { entryScheme, versionScheme } from './editor/uris';
 import { followModel } from './view';
 
 const commands: readonly DataStoresCommand[] = [

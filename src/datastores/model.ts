@@ -29,8 +29,8 @@ import {
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
-import { entryRequest, type EntryAddress } from './entryPath';
-import { entryKey, OpenEntries, toEntryState, type Base, type EntryState } from './openEntries';
+import { entryRequest, type EntryAddress } from './editor/entryPath';
+import { entryKey, OpenEntries, toEntryState, type Base, type EntryState } from './editor/openEntries';
 
 /** The scope filter that lists every scope. */
 export const allScopes = '*';

@@ -35,7 +35,7 @@ import {
   type StoresSummary,
 } from '../api';
 import type { Connections } from '../core/connections';
-import type { EntryAddress } from './entryPath';
+import type { EntryAddress } from './editor/entryPath';
 import {
   PROBES_IN_FLIGHT,
   storeKey,

@@ -9,7 +9,7 @@ import { OpenApiClient } from '../../../src/api';
 import type { Connection } from '../../../src/core/connections';
 import { localTime } from '../../../src/core/time';
 import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
-import { entryUri, versionUri } from '../../../src/datastores/uris';
+import { entryUri, versionUri } from '../../../src/datastores/editor/uris';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { notJsonEntryRead } from '../faults';

@@ -1,13 +1,13 @@
 // The editor's side of open entries: it pins a document's base while the document is dirty, shows JSON problems as
 // the user types, formats on request, checks on focus whether the service has a newer version, and runs the opt-in
 // auto-save (valid JSON only, never a conflict dialog while typing).
-import { t } from '../core/text';
+import { t } from '../../core/text';
 import vscode = require('vscode');
-import type { Ui } from '../core/ui';
+import type { Ui } from '../../core/ui';
 import type { EntryAddress } from './entryPath';
 import type { EntryFileSystem } from './entryFileSystem';
 import { formatJson, JsonSyntaxError } from './json';
-import type { DataStoresModel } from './model';
+import type { DataStoresModel } from '../model';
 import type { EntryState } from './openEntries';
 import { checkText, type EntrySaver } from './save';
 import { addressOf, entryLanguage, entryScheme } from './uris';

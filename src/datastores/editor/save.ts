@@ -5,18 +5,18 @@
 // deletion) goes to the product's own choice. A save that does not happen says so in the product's words and
 // keeps the edit.
 import vscode = require('vscode');
-import { NotFoundError, notFoundAs, PreconditionFailedError } from '../api';
-import { isCancel, reason } from '../core/errors';
-import { formatBytes } from '../core/format';
-import type { Log } from '../core/log';
-import { settings } from '../core/settings';
-import { t } from '../core/text';
-import { timeOfDay } from '../core/time';
-import { stepDone } from '../core/walkthrough';
-import type { Ui } from '../core/ui';
+import { NotFoundError, notFoundAs, PreconditionFailedError } from '../../api';
+import { isCancel, reason } from '../../core/errors';
+import { formatBytes } from '../../core/format';
+import type { Log } from '../../core/log';
+import { settings } from '../../core/settings';
+import { t } from '../../core/text';
+import { timeOfDay } from '../../core/time';
+import { stepDone } from '../../core/walkthrough';
+import type { Ui } from '../../core/ui';
 import type { EntryAddress } from './entryPath';
 import { formatJson, JsonSyntaxError } from './json';
-import type { DataStoresModel } from './model';
+import type { DataStoresModel } from '../model';
 import type { Base, EntryState } from './openEntries';
 import { addressOf, diffTitle, versionTime, versionUri } from './uris';
 

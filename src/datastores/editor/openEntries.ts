@@ -3,7 +3,7 @@
 // meanwhile, and it is kept in workspace storage so that a document restored dirty after a window reload is still
 // saved against the version it was edited from.
 import type vscode = require('vscode');
-import type { Entry } from '../api';
+import type { Entry } from '../../api';
 import type { EntryAddress } from './entryPath';
 import { formatJson } from './json';
 

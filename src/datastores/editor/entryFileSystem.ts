@@ -1,9 +1,9 @@
 import vscode = require('vscode');
-import { NotFoundError } from '../api';
-import { settings } from '../core/settings';
-import { t } from '../core/text';
+import { NotFoundError } from '../../api';
+import { settings } from '../../core/settings';
+import { t } from '../../core/text';
 import type { EntryAddress } from './entryPath';
-import type { DataStoresModel, EntryChange } from './model';
+import type { DataStoresModel, EntryChange } from '../model';
 import { toEntryState, type EntryState } from './openEntries';
 import type { EntrySaver } from './save';
 import { addressOf, entryUri, versionIdOf } from './uris';
