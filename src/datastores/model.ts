@@ -1,6 +1,5 @@
-// The data stores model: what the views show of stores and entries (the list filters, which keys are deleted, the
-// entries open as documents and the version each is based on), every write through the client, and the events
-// views follow.
+// The data stores model: what the views show of stores and entries (the list filters, which keys are deleted), every
+// read and write through the client, and the events views follow. Open documents are the editor room's (editor/).
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import vscode = require('vscode');
@@ -29,16 +28,15 @@ import {
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
+import { assertWritable, universeKey, type UniverseAddress } from '../core/universe';
 import { entryRequest, type EntryAddress } from './editor/entryPath';
-import { entryKey, OpenEntries, toEntryState, type Base, type EntryState } from './editor/openEntries';
+import { entryKey, toEntryState, type Base, type EntryState } from './editor/openEntries';
 
 /** The scope filter that lists every scope. */
 export const allScopes = '*';
 
-export interface UniverseRef {
-  connectionId: string;
-  universeId: number;
-}
+/** A universe of a connection, as the data stores area names it. */
+export type UniverseRef = UniverseAddress;
 
 export interface StoreRef extends UniverseRef {
   datastoreName: string;
@@ -68,7 +66,6 @@ const SNAPSHOTS_KEY = 'universeExplorer.snapshots';
 /** Keys checked at once when a page of keys is listed, to mark the deleted ones. */
 export const PROBES_IN_FLIGHT = 4;
 
-const universeKey = (u: UniverseRef) => `${u.connectionId}/${u.universeId}`;
 export const storeKey = (s: StoreRef) => `${universeKey(s)}/${encodeURIComponent(s.datastoreName)}`;
 
 /** A store's keys under a filter as the API's calls name them: one scope or every scope, and a key prefix. */
@@ -105,8 +102,6 @@ export class DataStoresModel implements vscode.Disposable {
   /** What is known of a key (live or deleted) changed. */
   readonly onDidChangeKeyState = this.keyStateChanged.event;
 
-  /** The entries open as documents. */
-  readonly documents: OpenEntries;
   private readonly storePrefixes = new Map<string, string>();
   private readonly filters = new Map<string, StoreFilter>();
   private readonly keyStates = new Map<string, KeyState>();
@@ -114,16 +109,13 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly storesWithDeletedEntries = new Set<string>();
 
   /**
-   * `workspaceState` keeps the entries open in this workspace; `globalState` (written one update at a time:
-   * core/state.ts) what every window should know, the time of each universe's last snapshot.
+   * `globalState` (written one update at a time: core/state.ts) keeps what every window should know, the time of each
+   * universe's last snapshot.
    */
   constructor(
     private readonly connections: Connections,
-    workspaceState: vscode.Memento,
     private readonly globalState: vscode.Memento,
-  ) {
-    this.documents = new OpenEntries(workspaceState);
-  }
+  ) {}
 
   // What the tree lists.
 
@@ -188,12 +180,14 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** Deletes the store (cloud v2): its entries are unreachable, and it can be undeleted for 30 days. */
   async deleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
+    assertWritable(store.universeId);
     const deleted = await (await this.service(store)).deleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
     return deleted;
   }
 
   async undeleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
+    assertWritable(store.universeId);
     const service = await this.service(store);
     const undeleted = await service.undeleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
@@ -326,27 +320,20 @@ export class DataStoresModel implements vscode.Disposable {
     return (await this.service(a)).entryAt(a, time, { signal });
   }
 
-  // Entries open as documents.
-
-  /** Reads the entry for its document, which now shows it (its base moves too, unless the document is dirty). */
-  async load(a: EntryAddress, signal?: AbortSignal): Promise<EntryState> {
-    const state = await this.current(a, signal);
-    this.documents.show(a, state);
-    return state;
-  }
+  // Writes.
 
   /**
    * Writes a document's value, conditioned on its base (the version it was edited from, or "must not exist" when
-   * there is none) and resending the base's attributes and user ids. The document then shows the version written.
-   * A change made meanwhile is a PreconditionFailedError (or NotFoundError), and nothing is written.
+   * there is none) and resending the base's attributes and user ids. A change made meanwhile is a
+   * PreconditionFailedError (or NotFoundError), and nothing is written.
    */
-  async saveDocument(
+  async writeDocument(
     a: EntryAddress,
-    text: Uint8Array,
     compact: string,
     base: Base | undefined,
     signal?: AbortSignal,
   ): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const live = base && !base.deleted ? base : undefined;
     const written = await client.datastores.setEntry(
@@ -363,27 +350,13 @@ export class DataStoresModel implements vscode.Disposable {
           : this.connections.signal(a.connectionId),
       },
     );
-    const mtime = Date.parse(written.createdTime) || Date.now();
-    const shown = this.documents.shown(a);
-    const ctime = live ? (shown?.ctime ?? mtime) : mtime;
-    this.documents.show(a, {
-      version: written.version,
-      attributes: base?.attributes ?? {},
-      userIds: base?.userIds ?? [],
-      ctime,
-      mtime,
-      text,
-      compact,
-    });
-    this.documents.unpin(a);
     this.written(a, written.version);
     return written;
   }
 
-  // Writes from commands.
-
   /** Creates the entry; a key that exists is a PreconditionFailedError and stays as it is. */
   async create(a: EntryAddress, compact: string, signal: AbortSignal): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const written = await client.datastores.setEntry(
       { ...entryRequest(a), raw: compact, exclusiveCreate: true },
@@ -395,6 +368,7 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   async delete(a: EntryAddress, signal: AbortSignal): Promise<void> {
+    assertWritable(a.universeId);
     await (await this.client(a)).datastores.deleteEntry(entryRequest(a), { signal });
     this.setKeyState(a, 'deleted');
     this.entryChanged.fire({ address: a });
@@ -402,6 +376,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** Adds to a number; the attributes and user ids are resent (increment clears those not sent). */
   async increment(a: EntryAddress, by: number, signal: AbortSignal): Promise<Entry> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const current = await client.datastores.getEntry(entryRequest(a), { signal });
     const result = await client.datastores.incrementEntry(
@@ -419,6 +394,7 @@ export class DataStoresModel implements vscode.Disposable {
     metadata: { attributes: Record<string, unknown>; userIds: number[] },
     signal: AbortSignal,
   ): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const written = await client.datastores.setEntry(
       { ...entryRequest(a), raw: current.raw, matchVersion: current.version, ...metadata },
@@ -439,6 +415,7 @@ export class DataStoresModel implements vscode.Disposable {
     signal: AbortSignal,
     { whileDeleted = false } = {},
   ): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const old = await client.datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
     const current = whileDeleted
@@ -492,6 +469,7 @@ export class DataStoresModel implements vscode.Disposable {
     mode: ImportMode,
     opts: BulkOptions<ImportCounts>,
   ): Promise<ImportResult> {
+    assertWritable(store.universeId);
     const client = await this.client(store);
     try {
       return await importDataStore(

@@ -35,6 +35,7 @@ import {
   type StoresSummary,
 } from '../api';
 import type { Connections } from '../core/connections';
+import { assertWritable } from '../core/universe';
 import type { EntryAddress } from './editor/entryPath';
 import {
   PROBES_IN_FLIGHT,
@@ -196,6 +197,7 @@ export class TimeMachine {
 
   /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
   async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
+    assertWritable(store.universeId);
     const client = await this.model.client(store);
     try {
       return await runRestore(client, planFile, opts);
