@@ -37,15 +37,9 @@ import {
 import type { Connections } from '../core/connections';
 import { assertWritable } from '../core/universe';
 import type { EntryAddress } from './editor/entryPath';
-import {
-  PROBES_IN_FLIGHT,
-  storeKey,
-  storeKeys,
-  type DataStoresModel,
-  type StoreFilter,
-  type StoreRef,
-  type UniverseRef,
-} from './model';
+import { PROBES_IN_FLIGHT } from './keyStates';
+import { listingOf, storeKey, storeKeys, type StoreFilter, type StoreRef, type UniverseRef } from './listState';
+import type { DataStoresModel } from './model';
 
 /** The keys a time-machine command works on: one scope (or allScopes), a key prefix, and some keys or one player's. */
 export interface TimeSelection extends StoreFilter {
@@ -215,7 +209,7 @@ export class TimeMachine {
   }
 
   private async side(side: StoreSide): Promise<CompareSide> {
-    if ('file' in side) return { file: side.file, prefix: side.prefix || undefined };
+    if ('file' in side) return { file: side.file, prefix: listingOf({ prefix: side.prefix }).prefix };
     return { client: await this.model.client(side.store), ...storeKeys(side.store, side.filter) };
   }
 }

@@ -11,7 +11,7 @@ import { pickConnection, pickUniverse } from '../../core/prompts';
 import { settings } from '../../core/settings';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { type StoreFilter, type StoreRef } from '../model';
+import { type StoreFilter, type StoreRef } from '../listState';
 import type { StoreSide } from '../timeMachine';
 import { count, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';

@@ -1,5 +1,6 @@
 import { t } from '../../core/text';
-import { allScopes, type DataStoresModel, type StoreFilter, type UniverseRef } from '../model';
+import { allScopes, type StoreFilter, type UniverseRef } from '../listState';
+import type { DataStoresModel } from '../model';
 import {
   DataStoreNode,
   DataStoresGroupNode,

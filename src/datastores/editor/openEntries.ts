@@ -55,6 +55,10 @@ export function toEntryState(entry: Entry, deleted = false): EntryState {
 export const entryKey = (a: EntryAddress): string =>
   [a.connectionId, a.universeId, a.datastoreName, a.scope, a.key].map((p) => encodeURIComponent(p)).join('/');
 
+export function sameEntry(a: EntryAddress, b: EntryAddress): boolean {
+  return entryKey(a) === entryKey(b);
+}
+
 const pinsKey = 'universeExplorer.entryBases';
 
 export class OpenEntries {
