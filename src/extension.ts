@@ -15,6 +15,7 @@ import { UniverseTree } from './core/tree/provider';
 import { SwitchableUi, type Ui } from './core/ui';
 import { activateDataStores, dataStoresProbe } from './datastores';
 import { dataStoresKeys } from './datastores/keys';
+import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
@@ -34,6 +35,8 @@ export interface TestContext {
   view: vscode.TreeView<TreeNode>;
   extension: vscode.ExtensionContext;
   datastores: DataStoresModel;
+  /** The entries' editors: a suite sets how often a document checks the service for a newer version. */
+  entryDocuments: EntryDocuments;
   timeMachine: TimeMachine;
   restrictions: RestrictionsModel;
   assets: AssetsModel;
@@ -107,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     view,
     extension: context,
     datastores: datastores.model,
+    entryDocuments: datastores.documents,
     timeMachine: datastores.timeMachine,
     restrictions: restrictions.model,
     assets: assets.model,

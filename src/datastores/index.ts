@@ -36,13 +36,10 @@ import { saveEntry } from './commands/saveEntry';
 import { takeSnapshot } from './commands/snapshot';
 import { undeleteEntry } from './commands/undeleteEntry';
 import { undoRestore } from './commands/undoRestore';
-import { EntryDocuments } from './documents';
-import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
+import { activateEditor } from './editor';
 import { DataStoresModel } from './model';
-import { EntrySaver } from './save';
 import { TimeMachine } from './timeMachine';
 import { DataStoresGroupNode } from './tree';
-import { entryScheme, versionScheme } from './uris';
 import { followModel } from './view';
 
 const commands: readonly DataStoresCommand[] = [
@@ -101,23 +98,15 @@ export function activateDataStores(deps: {
   const reveal = async (node: TreeNode): Promise<void> => {
     await view.reveal(node, { select: true, focus: true, expand: true });
   };
-  const model = new DataStoresModel(connections, deps.workspaceState, deps.globalState);
+  const model = new DataStoresModel(connections, deps.globalState);
   const timeMachine = new TimeMachine(model, connections);
-  const saver: EntrySaver = new EntrySaver(model, ui, log, (uri): Promise<void> => files.refresh(uri));
-  const files = new EntryFileSystem(model, saver);
-  const documents = new EntryDocuments(model, files, saver, ui);
+  const { saver, documents, ...editor } = activateEditor({ model, ui, log, workspaceState: deps.workspaceState });
   tree.addGroup((universe) => new DataStoresGroupNode(model, timeMachine, universe));
   const disposables: vscode.Disposable[] = [
     model,
-    files,
-    documents,
-    vscode.workspace.registerFileSystemProvider(entryScheme, files, { isCaseSensitive: true }),
-    vscode.workspace.registerFileSystemProvider(versionScheme, new EntryVersionFileSystem(model), {
-      isCaseSensitive: true,
-      isReadonly: true,
-    }),
+    ...editor.disposables,
     ...followModel(model, tree),
     ...registerCommands({ ui, log, model, timeMachine, saver, documents, status, connections, reveal }, commands),
   ];
-  return { model, timeMachine, disposables };
+  return { model, timeMachine, documents, disposables };
 }

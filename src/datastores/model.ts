@@ -1,8 +1,5 @@
-// The data stores model: what the views show of stores and entries (the list filters, which keys are deleted, the
-// entries open as documents and the version each is based on), every write through the client, and the events
-// views follow.
-import * as fs from 'node:fs';
-import * as readline from 'node:readline';
+// The data stores model: what the views show of stores and entries (the list filters, which keys are deleted), every
+// read and write through the client, and the events views follow. Open documents are the editor room's (editor/).
 import vscode = require('vscode');
 import {
   exportDataStore,
@@ -29,66 +26,18 @@ import {
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
-import { entryRequest, type EntryAddress } from './entryPath';
-import { entryKey, OpenEntries, toEntryState, type Base, type EntryState } from './openEntries';
-
-/** The scope filter that lists every scope. */
-export const allScopes = '*';
-
-export interface UniverseRef {
-  connectionId: string;
-  universeId: number;
-}
-
-export interface StoreRef extends UniverseRef {
-  datastoreName: string;
-}
-
-/** Which keys of a store the tree lists: one scope (or allScopes) and a key prefix. */
-export interface StoreFilter {
-  scope: string;
-  prefix: string;
-}
-
-/** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
-const RESTORED_KEYS_TOLD = 1000;
+import { assertWritable } from '../core/universe';
+import { entryRequest, type EntryAddress } from './editor/entryPath';
+import { toEntryState, type Base, type EntryState } from './editor/openEntries';
+import { KeyStates, type KeyState } from './keyStates';
+import { auditedKeys } from './restoreAudit';
+import { SnapshotTimes } from './snapshots';
+import { ListState, storeKeys, type StoreFilter, type StoreRef, type UniverseRef } from './listState';
 
 /** An entry written or deleted by this extension (`version` absent: deleted). */
 export interface EntryChange {
   address: EntryAddress;
   version?: string;
-}
-
-/** What is known of a listed key: v1 lists deleted keys too until they are purged, cloud v2 when asked. */
-export type KeyState = 'live' | 'deleted';
-
-/** Where the last snapshot time of each universe is kept. */
-const SNAPSHOTS_KEY = 'universeExplorer.snapshots';
-
-/** Keys checked at once when a page of keys is listed, to mark the deleted ones. */
-export const PROBES_IN_FLIGHT = 4;
-
-const universeKey = (u: UniverseRef) => `${u.connectionId}/${u.universeId}`;
-export const storeKey = (s: StoreRef) => `${universeKey(s)}/${encodeURIComponent(s.datastoreName)}`;
-
-/** A store's keys under a filter as the API's calls name them: one scope or every scope, and a key prefix. */
-export function storeKeys(store: StoreRef, filter: StoreFilter) {
-  const all = filter.scope === allScopes;
-  return {
-    universeId: store.universeId,
-    datastoreName: store.datastoreName,
-    scope: all ? undefined : filter.scope,
-    allScopes: all || undefined,
-    prefix: filter.prefix || undefined,
-  };
-}
-
-export function sameStore(a: StoreRef, b: StoreRef): boolean {
-  return storeKey(a) === storeKey(b);
-}
-
-export function sameEntry(a: EntryAddress, b: EntryAddress): boolean {
-  return entryKey(a) === entryKey(b);
 }
 
 export class DataStoresModel implements vscode.Disposable {
@@ -105,65 +54,51 @@ export class DataStoresModel implements vscode.Disposable {
   /** What is known of a key (live or deleted) changed. */
   readonly onDidChangeKeyState = this.keyStateChanged.event;
 
-  /** The entries open as documents. */
-  readonly documents: OpenEntries;
-  private readonly storePrefixes = new Map<string, string>();
-  private readonly filters = new Map<string, StoreFilter>();
-  private readonly keyStates = new Map<string, KeyState>();
-  private readonly storesWithDeleted = new Set<string>();
-  private readonly storesWithDeletedEntries = new Set<string>();
+  private readonly lists = new ListState();
+  private readonly keyStates = new KeyStates((a) => this.keyStateChanged.fire(a));
 
-  /**
-   * `workspaceState` keeps the entries open in this workspace; `globalState` (written one update at a time:
-   * core/state.ts) what every window should know, the time of each universe's last snapshot.
-   */
+  private readonly snapshots: SnapshotTimes;
+
+  /** `globalState` (written one update at a time: core/state.ts) keeps the time of each universe's last snapshot. */
   constructor(
     private readonly connections: Connections,
-    workspaceState: vscode.Memento,
-    private readonly globalState: vscode.Memento,
+    globalState: vscode.Memento,
   ) {
-    this.documents = new OpenEntries(workspaceState);
+    this.snapshots = new SnapshotTimes(globalState);
   }
 
   // What the tree lists.
 
   storesPrefix(u: UniverseRef): string {
-    return this.storePrefixes.get(universeKey(u)) ?? '';
+    return this.lists.storesPrefix(u);
   }
 
   setStoresPrefix(u: UniverseRef, prefix: string): void {
-    this.storePrefixes.set(universeKey(u), prefix);
+    this.lists.setStoresPrefix(u, prefix);
     this.storesChanged.fire(u);
   }
 
   filter(store: StoreRef): StoreFilter {
-    return this.filters.get(storeKey(store)) ?? { scope: 'global', prefix: '' };
+    return this.lists.filter(store);
   }
 
   setFilter(store: StoreRef, change: Partial<StoreFilter>): void {
-    this.filters.set(storeKey(store), { ...this.filter(store), ...change });
+    this.lists.setFilter(store, change);
     this.storeChanged.fire(store);
   }
 
   /** The stores under the universe's prefix, with their state; deleted ones only while they are shown. */
   async listStores(u: UniverseRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<DataStoreSummary>> {
-    const service = await this.service(u);
-    const prefix = this.storesPrefix(u);
-    return service.listStores(
-      u.universeId,
-      { prefix: prefix || undefined, showDeleted: this.deletedShown(u), limit: settings().pageSize, cursor },
-      { signal },
-    );
+    return this.lists.storesPage(await this.service(u), u, cursor, signal);
   }
 
   /** Whether the universe's deleted stores are listed (cloud v2 keeps them 30 days). */
   deletedShown(u: UniverseRef): boolean {
-    return this.storesWithDeleted.has(universeKey(u));
+    return this.lists.deletedShown(u);
   }
 
   setDeletedShown(u: UniverseRef, shown: boolean): void {
-    if (shown) this.storesWithDeleted.add(universeKey(u));
-    else this.storesWithDeleted.delete(universeKey(u));
+    this.lists.setDeletedShown(u, shown);
     this.storesChanged.fire(u);
   }
 
@@ -174,26 +109,27 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** When the universe's last snapshot was taken, as far as this machine has seen (ISO); undefined if never. */
   lastSnapshot(u: UniverseRef): string | undefined {
-    return this.globalState.get<Record<string, string>>(SNAPSHOTS_KEY, {})[universeKey(u)];
+    return this.snapshots.last(u);
   }
 
   /** Takes a snapshot (at most one a UTC day: a later call answers the earlier one) and remembers its time. */
   async snapshot(u: UniverseRef, signal: AbortSignal): Promise<Snapshot> {
     const taken = await (await this.service(u)).snapshot(u.universeId, { signal });
-    const all = this.globalState.get<Record<string, string>>(SNAPSHOTS_KEY, {});
-    await this.globalState.update(SNAPSHOTS_KEY, { ...all, [universeKey(u)]: taken.latestSnapshotTime });
+    await this.snapshots.remember(u, taken.latestSnapshotTime);
     this.storesChanged.fire(u);
     return taken;
   }
 
   /** Deletes the store (cloud v2): its entries are unreachable, and it can be undeleted for 30 days. */
   async deleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
+    assertWritable(store.universeId);
     const deleted = await (await this.service(store)).deleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
     return deleted;
   }
 
   async undeleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
+    assertWritable(store.universeId);
     const service = await this.service(store);
     const undeleted = await service.undeleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
@@ -209,38 +145,24 @@ export class DataStoresModel implements vscode.Disposable {
     const client = await this.client(store);
     const page = await this.keysPage(store, cursor, this.deletedEntriesShown(store), signal);
     const listed = page.items.map((k) => ({ ...store, scope: k.scope, key: k.key }));
-    void this.probe(
-      client,
-      cursor === undefined ? listed : listed.filter((a) => !this.keyStates.has(entryKey(a))),
-      signal,
-    );
+    const probed = cursor === undefined ? listed : listed.filter((a) => !this.keyStates.get(a));
+    void this.keyStates.probe(client, probed, signal);
     return page;
   }
 
   /** Whether the store lists its deleted keys on cloud v2 (v1 lists them whatever this says). */
   deletedEntriesShown(store: StoreRef): boolean {
-    return this.storesWithDeletedEntries.has(storeKey(store));
+    return this.lists.deletedEntriesShown(store);
   }
 
   setDeletedEntriesShown(store: StoreRef, shown: boolean): void {
-    if (shown) this.storesWithDeletedEntries.add(storeKey(store));
-    else this.storesWithDeletedEntries.delete(storeKey(store));
+    this.lists.setDeletedEntriesShown(store, shown);
     this.storeChanged.fire(store);
   }
 
-  /**
-   * The store's keys under its filter, deleted ones included (the time machine restores them), in listing order, at
-   * most `limit`.
-   */
+  /** The store's keys under its filter, deleted ones included (the time machine restores them), at most `limit`. */
   async keyList(store: StoreRef, limit: number, signal: AbortSignal): Promise<EntryKey[]> {
-    const keys: EntryKey[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.keysPage(store, cursor, true, signal);
-      keys.push(...page.items.slice(0, limit - keys.length));
-      cursor = page.next;
-    } while (cursor && keys.length < limit);
-    return keys;
+    return this.lists.keyList(await this.service(store), store, limit, signal);
   }
 
   /** Newest first. The newest version tells whether the key is deleted. */
@@ -250,13 +172,13 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), sortOrder: 'Descending', limit: settings().pageSize, cursor },
       { signal },
     );
-    if (!cursor && page.items[0]) this.setKeyState(a, page.items[0].deleted ? 'deleted' : 'live');
+    if (!cursor && page.items[0]) this.keyStates.set(a, page.items[0].deleted ? 'deleted' : 'live');
     return page;
   }
 
   /** Live or deleted, as far as is known (undefined: not checked yet). */
   keyState(a: EntryAddress): KeyState | undefined {
-    return this.keyStates.get(entryKey(a));
+    return this.keyStates.get(a);
   }
 
   // Reads.
@@ -265,10 +187,10 @@ export class DataStoresModel implements vscode.Disposable {
   async read(a: EntryAddress, signal = this.connections.signal(a.connectionId)): Promise<Entry> {
     try {
       const entry = await (await this.client(a)).datastores.getEntry(entryRequest(a), { signal });
-      this.setKeyState(a, 'live');
+      this.keyStates.set(a, 'live');
       return entry;
     } catch (error) {
-      if (error instanceof NotFoundError) this.setKeyState(a, 'deleted');
+      if (error instanceof NotFoundError) this.keyStates.set(a, 'deleted');
       throw error;
     }
   }
@@ -326,27 +248,20 @@ export class DataStoresModel implements vscode.Disposable {
     return (await this.service(a)).entryAt(a, time, { signal });
   }
 
-  // Entries open as documents.
-
-  /** Reads the entry for its document, which now shows it (its base moves too, unless the document is dirty). */
-  async load(a: EntryAddress, signal?: AbortSignal): Promise<EntryState> {
-    const state = await this.current(a, signal);
-    this.documents.show(a, state);
-    return state;
-  }
+  // Writes.
 
   /**
    * Writes a document's value, conditioned on its base (the version it was edited from, or "must not exist" when
-   * there is none) and resending the base's attributes and user ids. The document then shows the version written.
-   * A change made meanwhile is a PreconditionFailedError (or NotFoundError), and nothing is written.
+   * there is none) and resending the base's attributes and user ids. A change made meanwhile is a
+   * PreconditionFailedError (or NotFoundError), and nothing is written.
    */
-  async saveDocument(
+  async writeDocument(
     a: EntryAddress,
-    text: Uint8Array,
     compact: string,
     base: Base | undefined,
     signal?: AbortSignal,
   ): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const live = base && !base.deleted ? base : undefined;
     const written = await client.datastores.setEntry(
@@ -363,27 +278,13 @@ export class DataStoresModel implements vscode.Disposable {
           : this.connections.signal(a.connectionId),
       },
     );
-    const mtime = Date.parse(written.createdTime) || Date.now();
-    const shown = this.documents.shown(a);
-    const ctime = live ? (shown?.ctime ?? mtime) : mtime;
-    this.documents.show(a, {
-      version: written.version,
-      attributes: base?.attributes ?? {},
-      userIds: base?.userIds ?? [],
-      ctime,
-      mtime,
-      text,
-      compact,
-    });
-    this.documents.unpin(a);
     this.written(a, written.version);
     return written;
   }
 
-  // Writes from commands.
-
   /** Creates the entry; a key that exists is a PreconditionFailedError and stays as it is. */
   async create(a: EntryAddress, compact: string, signal: AbortSignal): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const written = await client.datastores.setEntry(
       { ...entryRequest(a), raw: compact, exclusiveCreate: true },
@@ -395,13 +296,15 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   async delete(a: EntryAddress, signal: AbortSignal): Promise<void> {
+    assertWritable(a.universeId);
     await (await this.client(a)).datastores.deleteEntry(entryRequest(a), { signal });
-    this.setKeyState(a, 'deleted');
+    this.keyStates.set(a, 'deleted');
     this.entryChanged.fire({ address: a });
   }
 
   /** Adds to a number; the attributes and user ids are resent (increment clears those not sent). */
   async increment(a: EntryAddress, by: number, signal: AbortSignal): Promise<Entry> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const current = await client.datastores.getEntry(entryRequest(a), { signal });
     const result = await client.datastores.incrementEntry(
@@ -419,6 +322,7 @@ export class DataStoresModel implements vscode.Disposable {
     metadata: { attributes: Record<string, unknown>; userIds: number[] },
     signal: AbortSignal,
   ): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const written = await client.datastores.setEntry(
       { ...entryRequest(a), raw: current.raw, matchVersion: current.version, ...metadata },
@@ -439,6 +343,7 @@ export class DataStoresModel implements vscode.Disposable {
     signal: AbortSignal,
     { whileDeleted = false } = {},
   ): Promise<EntryVersion> {
+    assertWritable(a.universeId);
     const client = await this.client(a);
     const old = await client.datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
     const current = whileDeleted
@@ -457,7 +362,7 @@ export class DataStoresModel implements vscode.Disposable {
       )
       .catch((error: unknown) => {
         // A refused create: the key holds a value.
-        if (!current && error instanceof PreconditionFailedError) this.setKeyState(a, 'live');
+        if (!current && error instanceof PreconditionFailedError) this.keyStates.set(a, 'live');
         throw error;
       });
     this.written(a, written.version);
@@ -469,21 +374,9 @@ export class DataStoresModel implements vscode.Disposable {
   /** Writes the store's keys under its scope filter to an NDJSON file (resuming one that holds entries). */
   async export(store: StoreRef, file: string, resume: boolean, opts: BulkOptions<ExportCounts>): Promise<ExportResult> {
     const client = await this.client(store);
-    const { scope } = this.filter(store);
-    const all = scope === allScopes;
-    return exportDataStore(
-      client,
-      {
-        universeId: store.universeId,
-        datastoreName: store.datastoreName,
-        scope: all ? undefined : scope,
-        allScopes: all,
-        file,
-        resume,
-        api: this.apiVersion(store),
-      },
-      opts,
-    );
+    // The export takes the scope filter only: every key of the scope (or scopes), whatever the key prefix.
+    const keys = storeKeys(store, { scope: this.filter(store).scope, prefix: '' });
+    return exportDataStore(client, { ...keys, file, resume, api: this.apiVersion(store) }, opts);
   }
 
   async import(
@@ -492,6 +385,7 @@ export class DataStoresModel implements vscode.Disposable {
     mode: ImportMode,
     opts: BulkOptions<ImportCounts>,
   ): Promise<ImportResult> {
+    assertWritable(store.universeId);
     const client = await this.client(store);
     try {
       return await importDataStore(
@@ -511,19 +405,14 @@ export class DataStoresModel implements vscode.Disposable {
     return this.connections.client(u.connectionId);
   }
 
-  /**
-   * A page of the store's keys under its filter (scope and prefix). Deleted keys are listed on v1 always, on cloud v2
-   * with `showDeleted`.
-   */
+  /** A page of the store's keys under its filter; deleted keys on v1 always, on cloud v2 with `showDeleted`. */
   async keysPage(
     store: StoreRef,
     cursor: string | undefined,
     showDeleted: boolean,
     signal: AbortSignal,
   ): Promise<Page<EntryKey>> {
-    const keys = storeKeys(store, this.filter(store));
-    const service = await this.service(store);
-    return service.listKeys({ ...keys, limit: settings().pageSize, cursor, showDeleted }, { signal });
+    return this.lists.keysPage(await this.service(store), store, cursor, showDeleted, signal);
   }
 
   /** Tells the views the store's keys changed (the time machine opened or closed its time view). */
@@ -534,29 +423,12 @@ export class DataStoresModel implements vscode.Disposable {
   /** Tells the views what a restore wrote: the store's list, and the keys in its audit file (the first ones). */
   async restored(store: StoreRef, auditFile: string): Promise<void> {
     this.storeChanged.fire(store);
-    if (!fs.existsSync(auditFile)) return;
-    const lines = readline.createInterface({ input: fs.createReadStream(auditFile), crlfDelay: Infinity });
-    let told = 0;
-    try {
-      for await (const text of lines) {
-        let line: { n?: unknown; action?: unknown; scope?: unknown; key?: unknown; written?: unknown };
-        try {
-          line = JSON.parse(text) as typeof line;
-        } catch {
-          continue;
-        }
-        if (typeof line.n !== 'number' || typeof line.scope !== 'string' || typeof line.key !== 'string') continue;
-        if (++told > RESTORED_KEYS_TOLD) break;
-        const address = { ...store, scope: line.scope, key: line.key };
-        if (line.action === 'delete') {
-          this.setKeyState(address, 'deleted');
-          this.entryChanged.fire({ address });
-        } else if (typeof line.written === 'string') this.written(address, line.written);
-      }
-    } catch {
-      // The views reload the store; a key not told shows its new value when it is read again.
-    } finally {
-      lines.close();
+    for await (const line of auditedKeys(auditFile)) {
+      const address = { ...store, scope: line.scope, key: line.key };
+      if (line.action === 'delete') {
+        this.keyStates.set(address, 'deleted');
+        this.entryChanged.fire({ address });
+      } else if (typeof line.written === 'string') this.written(address, line.written);
     }
   }
 
@@ -568,41 +440,8 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   private written(a: EntryAddress, version: string): void {
-    this.setKeyState(a, 'live');
+    this.keyStates.set(a, 'live');
     this.entryChanged.fire({ address: a, version });
-  }
-
-  private setKeyState(a: EntryAddress, state: KeyState): void {
-    const key = entryKey(a);
-    if (this.keyStates.get(key) === state) return;
-    this.keyStates.set(key, state);
-    this.keyStateChanged.fire(a);
-  }
-
-  /**
-   * Checks which of these listed keys are deleted (the newest version of each), a few at a time, while the rate limit
-   * leaves room for twice as many reads: a listing does not say which keys are deleted. A failed check leaves a key
-   * as it was known.
-   */
-  private async probe(client: OpenApiClient, keys: EntryAddress[], signal: AbortSignal): Promise<void> {
-    const left = [...keys];
-    const next = () => left.shift();
-    const worker = async (): Promise<void> => {
-      for (let a = next(); a && !signal.aborted; a = next()) {
-        const remaining = client.rateLimit?.remaining;
-        if (remaining !== undefined && remaining < 2 * (left.length + PROBES_IN_FLIGHT)) return;
-        try {
-          const page = await client.datastores.listEntryVersions(
-            { ...entryRequest(a), sortOrder: 'Descending', limit: 1 },
-            { signal },
-          );
-          if (page.items[0]) this.setKeyState(a, page.items[0].deleted ? 'deleted' : 'live');
-        } catch {
-          // It stays as it was known; the key still opens and says what it is.
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: PROBES_IN_FLIGHT }, worker));
   }
 
   private async service(u: UniverseRef): Promise<EntryService> {

@@ -35,16 +35,11 @@ import {
   type StoresSummary,
 } from '../api';
 import type { Connections } from '../core/connections';
-import type { EntryAddress } from './entryPath';
-import {
-  PROBES_IN_FLIGHT,
-  storeKey,
-  storeKeys,
-  type DataStoresModel,
-  type StoreFilter,
-  type StoreRef,
-  type UniverseRef,
-} from './model';
+import { assertWritable } from '../core/universe';
+import type { EntryAddress } from './editor/entryPath';
+import { PROBES_IN_FLIGHT } from './keyStates';
+import { listingOf, storeKey, storeKeys, type StoreFilter, type StoreRef, type UniverseRef } from './listState';
+import type { DataStoresModel } from './model';
 
 /** The keys a time-machine command works on: one scope (or allScopes), a key prefix, and some keys or one player's. */
 export interface TimeSelection extends StoreFilter {
@@ -196,6 +191,7 @@ export class TimeMachine {
 
   /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
   async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
+    assertWritable(store.universeId);
     const client = await this.model.client(store);
     try {
       return await runRestore(client, planFile, opts);
@@ -213,7 +209,7 @@ export class TimeMachine {
   }
 
   private async side(side: StoreSide): Promise<CompareSide> {
-    if ('file' in side) return { file: side.file, prefix: side.prefix || undefined };
+    if ('file' in side) return { file: side.file, prefix: listingOf({ prefix: side.prefix }).prefix };
     return { client: await this.model.client(side.store), ...storeKeys(side.store, side.filter) };
   }
 }

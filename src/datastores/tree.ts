@@ -15,10 +15,11 @@ import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
 import { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
-import type { EntryAddress } from './entryPath';
-import { allScopes, type DataStoresModel, type StoreRef, type UniverseRef } from './model';
+import type { EntryAddress } from './editor/entryPath';
+import { allScopes, type StoreRef, type UniverseRef } from './listState';
+import type { DataStoresModel } from './model';
 import type { TimeMachine } from './timeMachine';
-import { entryUri, versionTime, versionUri } from './uris';
+import { entryUri, versionTime, versionUri } from './editor/uris';
 
 export class DataStoresGroupNode implements PagedNode {
   readonly id: string;

@@ -1,7 +1,9 @@
 import type vscode = require('vscode');
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
-import { sameEntry, sameStore, type DataStoresModel } from './model';
+import { sameEntry } from './editor/openEntries';
+import { sameStore } from './listState';
+import type { DataStoresModel } from './model';
 import { DataStoreNode, DataStoresGroupNode, EntryAtTimeNode, EntryNode } from './tree';
 
 /**

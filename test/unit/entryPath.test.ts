@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { entryPath, escapeSegment, parseEntryPath, unescapeSegment } from '../../src/datastores/entryPath';
+import { entryPath, escapeSegment, parseEntryPath, unescapeSegment } from '../../src/datastores/editor/entryPath';
 
 const hostile = [
   'a/b',

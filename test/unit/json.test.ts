@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatJson, JsonSyntaxError } from '../../src/datastores/json';
+import { formatJson, JsonSyntaxError } from '../../src/datastores/editor/json';
 
 test('formatJson pretty-prints and compacts without touching literals', () => {
   const text = '{"id":12345678901234567890,"f":1.50,"s":"a\\u00e9 \\"q\\"","l":[1,{"x":null}],"e":{},"a":[]}';

@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { allScopes } from '../model';
+import { allScopes } from '../listState';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';
 import { nameRule } from './prompts';

@@ -8,10 +8,10 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import type { CopyPlanSummary, StoresComparison, StoresCounts, StoresSummary } from '../../api';
 import { pickConnection, pickUniverse } from '../../core/prompts';
-import { settings } from '../../core/settings';
+import { isReadOnly } from '../../core/universe';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { type StoreFilter, type StoreRef } from '../model';
+import { type StoreFilter, type StoreRef } from '../listState';
 import type { StoreSide } from '../timeMachine';
 import { count, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
@@ -96,7 +96,6 @@ async function askOther(
     );
     return { file: localPath(uri) };
   }
-  const readOnly = (universeId: number) => settings().readOnlyUniverses.includes(universeId);
   if (other === 'store') {
     const names = await ctx.ui.progress(
       t`Listing the data stores of universe ${ref.universeId}`,
@@ -115,7 +114,7 @@ async function askOther(
       store: { ...ref, datastoreName: label },
       filter,
       what: t`${label} (${filterText(filter)})`,
-      writable: !readOnly(ref.universeId),
+      writable: !isReadOnly(ref.universeId),
     };
   }
   const connection = await pickConnection(ctx.ui, ctx.connections);
@@ -127,7 +126,7 @@ async function askOther(
     store: { connectionId: connection.id, universeId: universe.id, datastoreName: name },
     filter,
     what: t`${name} of ${connection.name}, ${there} (${filterText(filter)})`,
-    writable: !readOnly(universe.id),
+    writable: !isReadOnly(universe.id),
   };
 }
 
@@ -184,7 +183,7 @@ export const compareStores: DataStoresCommand = {
     const filter = ctx.model.filter(ref);
     const rowWhat = t`${name} (${filterText(filter)})`;
     const other = await askOther(ctx, ref, filter, rowWhat);
-    const rowSide: LiveTarget = { store: ref, filter, what: rowWhat, writable: !row.readOnly };
+    const rowSide: LiveTarget = { store: ref, filter, what: rowWhat, writable: !isReadOnly(ref.universeId) };
     // An export file is the source and the row the target; else the row is the source.
     const [source, sourceWhat, target]: [StoreSide, string, StoreSide & { what: string }] =
       'file' in other

@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import vscode = require('vscode');
-import { diffTitle, versionTime } from '../uris';
+import { diffTitle, versionTime } from '../editor/uris';
 import type { DataStoresCommand } from './context';
 import { asVersion } from './nodes';
 

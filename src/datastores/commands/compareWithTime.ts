@@ -13,8 +13,8 @@ import {
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
-import { allScopes, type StoreRef } from '../model';
-import { diffTitle, entryUri, versionTime, versionUri } from '../uris';
+import { allScopes, type StoreRef } from '../listState';
+import { diffTitle, entryUri, versionTime, versionUri } from '../editor/uris';
 import { count, fileStamp, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';

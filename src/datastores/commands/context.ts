@@ -2,9 +2,9 @@ import type { CommandBase, CommandDef } from '../../core/commands';
 import type { Connections } from '../../core/connections';
 import type { TreeNode } from '../../core/tree/node';
 import type { BulkStatus } from '../../core/statusBar';
-import type { EntryDocuments } from '../documents';
+import type { EntryDocuments } from '../editor/documents';
 import type { DataStoresModel } from '../model';
-import type { EntrySaver } from '../save';
+import type { EntrySaver } from '../editor/save';
 import type { TimeMachine } from '../timeMachine';
 
 export interface DataStoresContext extends CommandBase {

@@ -1,7 +1,7 @@
 import { validator } from '../../core/prompts';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import { formatJson } from '../json';
+import { formatJson } from '../editor/json';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 

@@ -4,7 +4,7 @@ import vscode = require('vscode');
 import type { ExportResult } from '../../api';
 import { t } from '../../core/text';
 import { required, type Ui } from '../../core/ui';
-import { allScopes } from '../model';
+import { allScopes } from '../listState';
 import { count, entries, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';

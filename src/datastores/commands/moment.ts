@@ -6,9 +6,9 @@ import { KEEP_DAYS, momentBefore, parseMoment, restorableSince, type EntryVersio
 import { t } from '../../core/text';
 import { localAndUtc, localTime } from '../../core/time';
 import { required, type Ui } from '../../core/ui';
-import type { EntryAddress } from '../entryPath';
+import type { EntryAddress } from '../editor/entryPath';
 import type { TimeMachine } from '../timeMachine';
-import { versionTime } from '../uris';
+import { versionTime } from '../editor/uris';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,5 +1,7 @@
 import { t } from '../../core/text';
-import { allScopes, type DataStoresModel, type StoreFilter, type UniverseRef } from '../model';
+import { assertWritable } from '../../core/universe';
+import { allScopes, type StoreFilter, type UniverseRef } from '../listState';
+import type { DataStoresModel } from '../model';
 import {
   DataStoreNode,
   DataStoresGroupNode,
@@ -48,27 +50,23 @@ export function requireV2(model: DataStoresModel, u: UniverseRef, what: string):
   );
 }
 
-/** Throws for a node of a universe that the setting universeExplorer.readOnlyUniverses makes read-only. */
-function writable<T extends { readOnly: boolean }>(node: T, universeId: number): T {
-  if (node.readOnly)
-    throw new Error(t`universe ${universeId} is read-only (setting universeExplorer.readOnlyUniverses)`);
-  return node;
-}
-
-/** A data store the user may write to. */
+/** A data store the user may write to (refused before any prompt in a read-only universe). */
 export function writableStore(node: unknown): DataStoreNode {
   const store = asDataStore(node);
-  return writable(store, store.ref.universeId);
+  assertWritable(store.ref.universeId);
+  return store;
 }
 
 /** An entry the user may write to. */
 export function writableEntry(node: unknown): EntryNode {
   const entry = asEntry(node);
-  return writable(entry, entry.address.universeId);
+  assertWritable(entry.address.universeId);
+  return entry;
 }
 
 /** A version row of an entry the user may write to. */
 export function writableVersion(node: unknown): VersionRow {
   const version = asVersion(node);
-  return writable(version, version.address.universeId);
+  assertWritable(version.address.universeId);
+  return version;
 }

@@ -3,8 +3,8 @@
 import vscode = require('vscode');
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
-import { describeEntry } from '../save';
-import { versionUri } from '../uris';
+import { describeEntry } from '../editor/save';
+import { versionUri } from '../editor/uris';
 import type { DataStoresCommand } from './context';
 import { askMoment } from './moment';
 import { asEntry } from './nodes';

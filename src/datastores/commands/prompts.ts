@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import { required, type Ui } from '../../core/ui';
-import { allScopes } from '../model';
+import { allScopes } from '../listState';
 import type { DataStoreNode } from '../tree';
 
 /** Keys, scopes and store names take 1 to 50 bytes. */

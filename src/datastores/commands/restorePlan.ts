@@ -18,7 +18,7 @@ import { isCancel, reason } from '../../core/errors';
 import { formatBytes } from '../../core/format';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
-import type { StoreRef } from '../model';
+import type { StoreRef } from '../listState';
 import { count, duration, runBulk, seconds } from './bulk';
 import type { DataStoresContext } from './context';
 

@@ -7,7 +7,7 @@ import type { RestorePlanHeader, RestoreResult } from '../../api';
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
-import type { StoreRef } from '../model';
+import type { StoreRef } from '../listState';
 import { fileStamp, localPath, ndjsonFilters, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';

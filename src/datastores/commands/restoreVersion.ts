@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import type { DataStoresCommand } from './context';
-import { versionTime } from '../uris';
+import { versionTime } from '../editor/uris';
 import { writableVersion } from './nodes';
 import { confirmWithUndo } from './undo';
 

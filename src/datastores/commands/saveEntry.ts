@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import vscode = require('vscode');
-import { addressOf, entryScheme } from '../uris';
+import { addressOf, entryScheme } from '../editor/uris';
 import type { DataStoresCommand } from './context';
 
 /**

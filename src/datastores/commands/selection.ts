@@ -3,16 +3,14 @@
 import type { EntryKey, RestorePlanHeader } from '../../api';
 import { t } from '../../core/text';
 import { required, UserCancelled } from '../../core/ui';
-import { allScopes, type StoreRef } from '../model';
+import { allScopes, listingOf, type StoreRef } from '../listState';
 import type { TimeSelection } from '../timeMachine';
 import type { DataStoresContext } from './context';
 import { filterText } from './nodes';
 import { whereOf } from './restorePlan';
 
 export const headerSelection = (s: TimeSelection): RestorePlanHeader['selection'] => ({
-  scope: s.scope === allScopes ? undefined : s.scope,
-  allScopes: s.scope === allScopes || undefined,
-  prefix: s.prefix || undefined,
+  ...listingOf(s),
   userId: s.userId,
   keys: s.keys ? true : undefined,
 });

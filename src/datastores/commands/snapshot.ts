@@ -3,7 +3,7 @@
 // import or a restore, which write over many entries at once.
 import { t } from '../../core/text';
 import { localAndUtc } from '../../core/time';
-import type { UniverseRef } from '../model';
+import type { UniverseRef } from '../listState';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { asStoreGroup, requireV2 } from './nodes';
 

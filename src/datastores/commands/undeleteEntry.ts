@@ -6,7 +6,7 @@ import { PreconditionFailedError } from '../../api';
 import { isCancel, reason } from '../../core/errors';
 import { t } from '../../core/text';
 import { confirmWrite } from '../../core/undo';
-import { entryUri, versionTime } from '../uris';
+import { entryUri, versionTime } from '../editor/uris';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 

@@ -1,6 +1,6 @@
 import { t } from '../../core/text';
 import { confirmWrite } from '../../core/undo';
-import type { EntryAddress } from '../entryPath';
+import type { EntryAddress } from '../editor/entryPath';
 import type { DataStoresContext } from './context';
 
 /**

@@ -5,7 +5,7 @@ import vscode = require('vscode');
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
-import type { StoreRef } from '../model';
+import type { StoreRef } from '../listState';
 import { localPath } from './bulk';
 import type { DataStoresCommand } from './context';
 import { writableStore } from './nodes';

@@ -8,7 +8,7 @@ import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ExportResult, ImportResult } from '../../../src/api';
 import type { TestContext } from '../../../src/extension';
-import { allScopes } from '../../../src/datastores/model';
+import { allScopes } from '../../../src/datastores/listState';
 import type { DataStoreNode } from '../../../src/datastores/tree';
 import { addFault, cutShortEntryReadV2 } from '../faults';
 import { extensionApi, label, ScriptedUi, until } from './support';

@@ -8,7 +8,7 @@ import { NotFoundError, OpenApiClient } from '../../../src/api';
 import type { TestContext } from '../../../src/extension';
 import type { Connection } from '../../../src/core/connections';
 import { localTime } from '../../../src/core/time';
-import { entryUri, versionScheme } from '../../../src/datastores/uris';
+import { entryUri, versionScheme } from '../../../src/datastores/editor/uris';
 import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
 import type { VersionNode } from '../../../src/datastores/tree';
 import { TestEmulator } from '../../unit/support/emulator';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { NotFoundError, type OpenApiClient } from '../../../src/api';
 import { localTime } from '../../../src/core/time';
 import type { TreeNode } from '../../../src/core/tree/node';
-import { versionTime } from '../../../src/datastores/uris';
+import { versionTime } from '../../../src/datastores/editor/uris';
 import type { TestContext } from '../../../src/extension';
 import type { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';

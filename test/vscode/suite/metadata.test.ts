@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { exportDataStore, NotFoundError, OpenApiClient, type RestoreResult } from '../../../src/api';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { EntryNode } from '../../../src/datastores/tree';
-import { entryUri } from '../../../src/datastores/uris';
+import { entryUri } from '../../../src/datastores/editor/uris';
 import type { Connection } from '../../../src/core/connections';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';

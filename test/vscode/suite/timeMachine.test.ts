@@ -13,7 +13,7 @@ import type { CompareWithTimeResult } from '../../../src/datastores/commands/com
 import type { FieldHistoryResult } from '../../../src/datastores/commands/fieldHistory';
 import { askMoment } from '../../../src/datastores/commands/moment';
 import type { EntryAtTimeNode, EntryNode } from '../../../src/datastores/tree';
-import { versionTime } from '../../../src/datastores/uris';
+import { versionTime } from '../../../src/datastores/editor/uris';
 import { localTime } from '../../../src/core/time';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';

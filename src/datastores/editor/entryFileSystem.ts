@@ -1,12 +1,13 @@
 import vscode = require('vscode');
-import { NotFoundError } from '../api';
-import { settings } from '../core/settings';
-import { t } from '../core/text';
+import { NotFoundError } from '../../api';
+import { isReadOnly } from '../../core/universe';
+import { t } from '../../core/text';
 import type { EntryAddress } from './entryPath';
-import type { DataStoresModel, EntryChange } from './model';
+import type { DataStoresModel } from '../model';
+import type { EntryEditor } from './entryEditor';
 import { toEntryState, type EntryState } from './openEntries';
 import type { EntrySaver } from './save';
-import { addressOf, entryUri, versionIdOf } from './uris';
+import { addressOf, versionIdOf } from './uris';
 
 /** What neither file system supports: entries have no folders, and live in the Universes view. */
 abstract class EntryFileSystemBase {
@@ -61,7 +62,7 @@ function pinnedStat(a: EntryAddress, shown: EntryState | undefined): vscode.File
     ctime: 0,
     mtime: 0,
     size: shown?.text.byteLength ?? 0,
-    permissions: readOnlyUniverse(a) ? vscode.FilePermission.Readonly : undefined,
+    permissions: isReadOnly(a.universeId) ? vscode.FilePermission.Readonly : undefined,
   };
 }
 
@@ -76,18 +77,18 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
   private readonly following: vscode.Disposable;
 
   constructor(
-    private readonly model: DataStoresModel,
+    private readonly editor: EntryEditor,
     private readonly saver: EntrySaver,
   ) {
     super();
-    this.following = model.onDidChangeEntry((change) => void this.follow(change));
+    this.following = editor.onDidAskReload((uri) => void this.refresh(uri));
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     if (isFolder(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const a = addressOf(uri);
-    if (this.model.documents.pinned(a)) return pinnedStat(a, this.model.documents.shown(a));
-    const l = this.model.documents.shown(a) ?? (await this.load(a, uri));
+    if (this.editor.entries.pinned(a)) return pinnedStat(a, this.editor.entries.shown(a));
+    const l = this.editor.entries.shown(a) ?? (await this.load(a, uri));
     return stateStat(l, readOnly(a, l));
   }
 
@@ -98,7 +99,7 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean }): Promise<void> {
     // "Create File" on a key that never held a value sends nothing: an entry holds a JSON value, so it starts as {}.
     const text =
-      content.byteLength === 0 && options.create && !this.model.documents.shown(addressOf(uri))
+      content.byteLength === 0 && options.create && !this.editor.entries.shown(addressOf(uri))
         ? new TextEncoder().encode('{}\n')
         : content;
     const outcome = await this.saver.save(uri, text, 'fs');
@@ -118,25 +119,13 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
     this.changed.dispose();
   }
 
-  /**
-   * A write from the tree: an open document that is clean shows it (its base moves with it); a dirty one keeps the
-   * base its edit started from, so its save goes to the conflict choice instead of overwriting.
-   */
-  private async follow(change: EntryChange): Promise<void> {
-    const shown = this.model.documents.shown(change.address);
-    if (!shown || shown.version === change.version || this.model.documents.pinned(change.address)) return;
-    await this.refresh(entryUri(change.address));
-  }
-
   private async load(a: EntryAddress, uri: vscode.Uri): Promise<EntryState> {
-    return this.model.load(a).catch(notFoundAsFileNotFound(uri));
+    return this.editor.load(a).catch(notFoundAsFileNotFound(uri));
   }
 }
 
-const readOnlyUniverse = (a: EntryAddress): boolean => settings().readOnlyUniverses.includes(a.universeId);
-
 function readOnly(a: EntryAddress, l: EntryState): boolean {
-  return readOnlyUniverse(a) || !!l.deleted || l.compact === undefined;
+  return isReadOnly(a.universeId) || !!l.deleted || l.compact === undefined;
 }
 
 /** Old versions, read-only: `universe-entry-version://<connection>/<entry path>?{"version": …}`. */

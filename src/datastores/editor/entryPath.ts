@@ -2,7 +2,7 @@
 // <store>/<scope>/<key>.json`. A "/" in a name shows as "∕" (U+2215); `~XX` (hex of a UTF-8 byte) escapes what
 // would otherwise be misread: control characters, "\", a real "∕", and a "~" or "%" that is followed by two hex
 // digits (VS Code may decode %XX in a path). A segment of dots is escaped too. No vscode import.
-import { t } from '../core/text';
+import { t } from '../../core/text';
 
 export interface EntryAddress {
   connectionId: string;

@@ -3,7 +3,7 @@
 // meanwhile, and it is kept in workspace storage so that a document restored dirty after a window reload is still
 // saved against the version it was edited from.
 import type vscode = require('vscode');
-import type { Entry } from '../api';
+import type { Entry } from '../../api';
 import type { EntryAddress } from './entryPath';
 import { formatJson } from './json';
 
@@ -54,6 +54,10 @@ export function toEntryState(entry: Entry, deleted = false): EntryState {
 
 export const entryKey = (a: EntryAddress): string =>
   [a.connectionId, a.universeId, a.datastoreName, a.scope, a.key].map((p) => encodeURIComponent(p)).join('/');
+
+export function sameEntry(a: EntryAddress, b: EntryAddress): boolean {
+  return entryKey(a) === entryKey(b);
+}
 
 const pinsKey = 'universeExplorer.entryBases';
 

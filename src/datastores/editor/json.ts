@@ -1,6 +1,6 @@
 // JSON text tools for the entry editor. They keep every literal exactly as written (a big integer is never
 // rounded by a parse and re-stringify) and report errors by line and column. No vscode import.
-import { t } from '../core/text';
+import { t } from '../../core/text';
 
 export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';

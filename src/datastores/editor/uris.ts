@@ -1,6 +1,6 @@
-import { t } from '../core/text';
+import { t } from '../../core/text';
 import vscode = require('vscode');
-import { localTime } from '../core/time';
+import { localTime } from '../../core/time';
 import { entryPath, parseEntryPath, type EntryAddress } from './entryPath';
 
 /** Entries open as editable documents: `universe-entry://<connection>/Data Stores/<universe>/<store>/<scope>/<key>.json`. */

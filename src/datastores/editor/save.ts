@@ -5,19 +5,19 @@
 // deletion) goes to the product's own choice. A save that does not happen says so in the product's words and
 // keeps the edit.
 import vscode = require('vscode');
-import { NotFoundError, notFoundAs, PreconditionFailedError } from '../api';
-import { isCancel, reason } from '../core/errors';
-import { formatBytes } from '../core/format';
-import type { Log } from '../core/log';
-import { settings } from '../core/settings';
-import { t } from '../core/text';
-import { timeOfDay } from '../core/time';
-import { stepDone } from '../core/walkthrough';
-import type { Ui } from '../core/ui';
+import { NotFoundError, notFoundAs, PreconditionFailedError } from '../../api';
+import { isCancel, reason } from '../../core/errors';
+import { formatBytes } from '../../core/format';
+import type { Log } from '../../core/log';
+import { t } from '../../core/text';
+import { timeOfDay } from '../../core/time';
+import { isReadOnly, ReadOnlyUniverseError } from '../../core/universe';
+import { stepDone } from '../../core/walkthrough';
+import type { Ui } from '../../core/ui';
 import type { EntryAddress } from './entryPath';
 import { formatJson, JsonSyntaxError } from './json';
-import type { DataStoresModel } from './model';
-import type { Base, EntryState } from './openEntries';
+import type { EntryEditor } from './entryEditor';
+import type { Base, EntryState, OpenEntries } from './openEntries';
 import { addressOf, diffTitle, versionTime, versionUri } from './uris';
 
 export const maxValueBytes = 4 * 1024 * 1024;
@@ -72,12 +72,14 @@ export class EntrySaver {
   private readonly compared = new Map<string, vscode.Uri>();
 
   constructor(
-    private readonly model: DataStoresModel,
+    private readonly editor: EntryEditor,
     private readonly ui: Ui,
     private readonly log: Log,
-    /** Reads the entry again and has VS Code reload a clean document (the entry file system's refresh). */
-    private readonly reload: (uri: vscode.Uri) => Promise<void>,
   ) {}
+
+  private get entries(): OpenEntries {
+    return this.editor.entries;
+  }
 
   /**
    * Before VS Code saves the document (Save Entry, the auto-save): everything that would refuse the save, and a
@@ -95,8 +97,8 @@ export class EntrySaver {
       if (encoding && !/^utf-?8(bom)?$/i.test(encoding)) return notUtf8(a);
       const checked = this.check(a, doc.getText());
       if ('problem' in checked) return { saved: false, message: checked.problem };
-      const base = this.model.documents.base(a);
-      const newest = await this.model.newestVersion(a, signal);
+      const base = this.entries.base(a);
+      const newest = await this.editor.model.newestVersion(a, signal);
       const moved = base
         ? !base.deleted && (!newest || newest.deleted || newest.version !== base.version)
         : !!newest && !newest.deleted;
@@ -147,12 +149,11 @@ export class EntrySaver {
   }
 
   private check(a: EntryAddress, text: string): { compact: string } | { problem: string } {
-    if (settings().readOnlyUniverses.includes(a.universeId)) {
-      return {
-        problem: t`universe ${a.universeId} is read-only (setting universeExplorer.readOnlyUniverses); ${describeEntry(a)} was not saved.`,
-      };
+    if (isReadOnly(a.universeId)) {
+      const why = new ReadOnlyUniverseError(a.universeId).message;
+      return { problem: t`${why}; ${describeEntry(a)} was not saved.` };
     }
-    if (this.model.documents.shown(a)?.deleted && !this.model.documents.pinned(a)) {
+    if (this.entries.shown(a)?.deleted && !this.entries.pinned(a)) {
       return {
         problem: t`${describeEntry(a)} is deleted in the service; restore one of its versions from the Universes view.`,
       };
@@ -169,14 +170,14 @@ export class EntrySaver {
     signal?: AbortSignal,
   ): Promise<SaveOutcome> {
     for (;;) {
-      const base = this.model.documents.base(a);
+      const base = this.entries.base(a);
       if (base && !base.deleted && base.compact === compact) {
         // Nothing to write: the service holds this value. After a conflict, the document now shows the service's.
-        if ('text' in base) this.model.documents.show(a, { ...(base as EntryState), text: content });
+        if ('text' in base) this.entries.show(a, { ...(base as EntryState), text: content });
         return { saved: true };
       }
       try {
-        return this.saved(a, await this.model.saveDocument(a, content, compact, base, signal));
+        return this.saved(a, await this.editor.write(a, content, compact, base, signal));
       } catch (error) {
         if (!(error instanceof PreconditionFailedError || error instanceof NotFoundError)) throw error;
       }
@@ -190,7 +191,7 @@ export class EntrySaver {
    * `go`: write again (on the service's version now, or as a new entry). The auto-save never asks: it stops.
    */
   private async resolve(uri: vscode.Uri, a: EntryAddress, compact: string, via: SaveVia): Promise<Resolution> {
-    const theirs = await this.model.current(a).catch(notFoundAs(undefined));
+    const theirs = await this.editor.model.current(a).catch(notFoundAs(undefined));
     const deleted = !theirs || !!theirs.deleted;
     if (via === 'auto') {
       const message = deleted
@@ -210,7 +211,7 @@ export class EntrySaver {
   ): Promise<Resolution> {
     if (theirs.compact === compact) {
       // The service already holds this very value: the save writes nothing.
-      this.model.documents.rebase(a, theirs);
+      this.entries.rebase(a, theirs);
       return { go: true };
     }
     const when = versionTime(theirs.mtime);
@@ -224,7 +225,7 @@ export class EntrySaver {
     );
     if (choice === overwrite) {
       // Their attributes and user ids stay: only the value is ours.
-      this.model.documents.rebase(a, theirs);
+      this.entries.rebase(a, theirs);
       return { go: true };
     }
     if (choice === discardAndReload) {
@@ -262,8 +263,8 @@ export class EntrySaver {
       discardEdit,
     );
     if (choice === recreate) {
-      const base: Base = this.model.documents.base(a) ?? { version: '', attributes: {}, userIds: [] };
-      this.model.documents.rebase(a, { ...base, deleted: true });
+      const base: Base = this.entries.base(a) ?? { version: '', attributes: {}, userIds: [] };
+      this.entries.rebase(a, { ...base, deleted: true });
       return { go: true };
     }
     if (choice === discardEdit) {
@@ -284,7 +285,7 @@ export class EntrySaver {
    */
   private discard(uri: vscode.Uri, a: EntryAddress, via: SaveVia, close = false): void {
     if (via !== 'fs') {
-      this.model.documents.unpin(a);
+      this.entries.unpin(a);
       setTimeout(() => void revert(uri, close), 0);
       return;
     }
@@ -292,9 +293,9 @@ export class EntrySaver {
     const done = vscode.workspace.onDidSaveTextDocument((doc) => {
       if (!same(doc)) return;
       done.dispose();
-      this.model.documents.unpin(a);
+      this.entries.unpin(a);
       if (close) void closeEditor(doc);
-      else void this.reload(uri);
+      else this.editor.reload(uri);
     });
     setTimeout(() => done.dispose(), 30_000);
   }

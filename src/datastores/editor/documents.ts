@@ -1,18 +1,17 @@
 // The editor's side of open entries: it pins a document's base while the document is dirty, shows JSON problems as
 // the user types, formats on request, checks on focus whether the service has a newer version, and runs the opt-in
 // auto-save (valid JSON only, never a conflict dialog while typing).
-import { t } from '../core/text';
+import { t } from '../../core/text';
 import vscode = require('vscode');
-import type { Ui } from '../core/ui';
+import type { Ui } from '../../core/ui';
 import type { EntryAddress } from './entryPath';
-import type { EntryFileSystem } from './entryFileSystem';
 import { formatJson, JsonSyntaxError } from './json';
-import type { DataStoresModel } from './model';
+import type { EntryEditor } from './entryEditor';
 import type { EntryState } from './openEntries';
 import { checkText, type EntrySaver } from './save';
 import { addressOf, entryLanguage, entryScheme } from './uris';
 
-/** At most one freshness check of a document in this time. */
+/** At most one freshness check of a document in this time, unless a test sets another (checkEveryMs). */
 const CHECK_EVERY_MS = 10_000;
 
 const isEntry = (doc: vscode.TextDocument) => doc.uri.scheme === entryScheme;
@@ -32,10 +31,11 @@ export class EntryDocuments implements vscode.Disposable {
   /** Documents whose auto-save met a change made in the service: they wait for an explicit save. */
   private readonly held = new Set<string>();
   private readonly disposables: vscode.Disposable[];
+  /** The least time between two freshness checks of a document. */
+  checkEveryMs = CHECK_EVERY_MS;
 
   constructor(
-    private readonly model: DataStoresModel,
-    private readonly files: EntryFileSystem,
+    private readonly editor: EntryEditor,
     private readonly saver: EntrySaver,
     private readonly ui: Ui,
   ) {
@@ -76,9 +76,9 @@ export class EntryDocuments implements vscode.Disposable {
     if (!isEntry(doc)) return;
     const a = address(doc);
     if (!a) return;
-    const shown = this.model.documents.shown(a);
-    if (doc.isDirty) this.model.documents.pin(a);
-    else if (!opened || shown) this.model.documents.unpin(a);
+    const shown = this.editor.entries.shown(a);
+    if (doc.isDirty) this.editor.entries.pin(a);
+    else if (!opened || shown) this.editor.entries.unpin(a);
     this.problems.set(doc.uri, shown && !doc.isDirty ? notes(doc, shown) : problemsOf(doc));
     this.scheduleAutoSave(doc);
   }
@@ -86,7 +86,7 @@ export class EntryDocuments implements vscode.Disposable {
   private saved(doc: vscode.TextDocument): void {
     const a = isEntry(doc) && address(doc);
     if (!a) return;
-    if (doc.isDirty) this.model.documents.pin(a);
+    if (doc.isDirty) this.editor.entries.pin(a);
     this.held.delete(doc.uri.toString());
     void this.saver.endCompare(doc);
   }
@@ -95,7 +95,7 @@ export class EntryDocuments implements vscode.Disposable {
     const a = isEntry(doc) && address(doc);
     if (!a) return;
     this.problems.delete(doc.uri);
-    this.model.documents.forget(a);
+    this.editor.entries.forget(a);
     this.checked.delete(doc.uri.toString());
   }
 
@@ -105,14 +105,14 @@ export class EntryDocuments implements vscode.Disposable {
    */
   private async checkNewer(doc: vscode.TextDocument): Promise<void> {
     const a = isEntry(doc) && address(doc);
-    const shown = a && this.model.documents.shown(a);
+    const shown = a && this.editor.entries.shown(a);
     if (!a || !shown) return;
     const key = doc.uri.toString();
-    if (Date.now() - (this.checked.get(key) ?? 0) < CHECK_EVERY_MS) return;
+    if (Date.now() - (this.checked.get(key) ?? 0) < this.checkEveryMs) return;
     this.checked.set(key, Date.now());
-    const newest = await this.model.newestVersion(a).catch(() => undefined);
+    const newest = await this.editor.model.newestVersion(a).catch(() => undefined);
     if (!newest || newest.version === shown.version || (newest.deleted && shown.deleted)) return;
-    if (!doc.isDirty) await this.files.refresh(doc.uri);
+    if (!doc.isDirty) this.editor.reload(doc.uri);
     else {
       const said = newest.deleted
         ? t`${a.key} was deleted in the service; saving will ask what to keep`
