@@ -1,5 +1,6 @@
 // What the tree lists of stores and keys: each universe's store prefix and whether its deleted stores show, each
-// store's filter (scope and key prefix) and whether its deleted keys show. The model owns it and tells the views.
+// store's filter (scope and key prefix) and whether its deleted keys show. The model owns it; views read and set it
+// through `model.lists`, and each change fires the model's events.
 import type { DataStoreSummary, EntryKey, EntryService, Page } from '../api';
 import { settings } from '../core/settings';
 import { universeKey, type UniverseAddress } from '../core/universe';
@@ -40,7 +41,13 @@ export function storeKeys(store: StoreRef, filter: StoreFilter) {
   return { universeId: store.universeId, datastoreName: store.datastoreName, ...listingOf(filter) };
 }
 
+/** What the tree lists; each change is told to the model's views through the two callbacks. */
 export class ListState {
+  constructor(
+    private readonly storesChanged: (u: UniverseRef) => void,
+    private readonly storeChanged: (store: StoreRef) => void,
+  ) {}
+
   private readonly storePrefixes = new Map<string, string>();
   private readonly filters = new Map<string, StoreFilter>();
   private readonly storesWithDeleted = new Set<string>();
@@ -52,6 +59,7 @@ export class ListState {
 
   setStoresPrefix(u: UniverseRef, prefix: string): void {
     this.storePrefixes.set(universeKey(u), prefix);
+    this.storesChanged(u);
   }
 
   filter(store: StoreRef): StoreFilter {
@@ -60,6 +68,7 @@ export class ListState {
 
   setFilter(store: StoreRef, change: Partial<StoreFilter>): void {
     this.filters.set(storeKey(store), { ...this.filter(store), ...change });
+    this.storeChanged(store);
   }
 
   /** Whether the universe's deleted stores are listed (cloud v2 keeps them 30 days). */
@@ -70,6 +79,7 @@ export class ListState {
   setDeletedShown(u: UniverseRef, shown: boolean): void {
     if (shown) this.storesWithDeleted.add(universeKey(u));
     else this.storesWithDeleted.delete(universeKey(u));
+    this.storesChanged(u);
   }
 
   /** A page of the stores under the universe's prefix; deleted ones only while they are shown. */
@@ -122,5 +132,6 @@ export class ListState {
   setDeletedEntriesShown(store: StoreRef, shown: boolean): void {
     if (shown) this.storesWithDeletedEntries.add(storeKey(store));
     else this.storesWithDeletedEntries.delete(storeKey(store));
+    this.storeChanged(store);
   }
 }

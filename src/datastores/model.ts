@@ -7,6 +7,7 @@ import {
   NotFoundError,
   notFoundAs,
   PreconditionFailedError,
+  readAudit,
   type BulkOptions,
   entryService,
   type ApiVersion,
@@ -30,9 +31,11 @@ import { assertWritable } from '../core/universe';
 import { entryRequest, type EntryAddress } from './editor/entryPath';
 import { toEntryState, type Base, type EntryState } from './editor/openEntries';
 import { KeyStates, type KeyState } from './keyStates';
-import { auditedKeys } from './restoreAudit';
 import { SnapshotTimes } from './snapshots';
-import { ListState, storeKeys, type StoreFilter, type StoreRef, type UniverseRef } from './listState';
+import { ListState, storeKeys, type StoreRef, type UniverseRef } from './listState';
+
+/** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
+const RESTORED_KEYS_TOLD = 1000;
 
 /** An entry written or deleted by this extension (`version` absent: deleted). */
 export interface EntryChange {
@@ -54,7 +57,11 @@ export class DataStoresModel implements vscode.Disposable {
   /** What is known of a key (live or deleted) changed. */
   readonly onDidChangeKeyState = this.keyStateChanged.event;
 
-  private readonly lists = new ListState();
+  /** What the tree lists (store prefixes, filters, deleted stores and keys shown); a change fires the events. */
+  readonly lists = new ListState(
+    (u) => this.storesChanged.fire(u),
+    (store) => this.storeChanged.fire(store),
+  );
   private readonly keyStates = new KeyStates((a) => this.keyStateChanged.fire(a));
 
   private readonly snapshots: SnapshotTimes;
@@ -69,37 +76,9 @@ export class DataStoresModel implements vscode.Disposable {
 
   // What the tree lists.
 
-  storesPrefix(u: UniverseRef): string {
-    return this.lists.storesPrefix(u);
-  }
-
-  setStoresPrefix(u: UniverseRef, prefix: string): void {
-    this.lists.setStoresPrefix(u, prefix);
-    this.storesChanged.fire(u);
-  }
-
-  filter(store: StoreRef): StoreFilter {
-    return this.lists.filter(store);
-  }
-
-  setFilter(store: StoreRef, change: Partial<StoreFilter>): void {
-    this.lists.setFilter(store, change);
-    this.storeChanged.fire(store);
-  }
-
   /** The stores under the universe's prefix, with their state; deleted ones only while they are shown. */
   async listStores(u: UniverseRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<DataStoreSummary>> {
     return this.lists.storesPage(await this.service(u), u, cursor, signal);
-  }
-
-  /** Whether the universe's deleted stores are listed (cloud v2 keeps them 30 days). */
-  deletedShown(u: UniverseRef): boolean {
-    return this.lists.deletedShown(u);
-  }
-
-  setDeletedShown(u: UniverseRef, shown: boolean): void {
-    this.lists.setDeletedShown(u, shown);
-    this.storesChanged.fire(u);
   }
 
   /** The data stores API the universe's connection speaks. */
@@ -143,21 +122,11 @@ export class DataStoresModel implements vscode.Disposable {
    */
   async listKeys(store: StoreRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<EntryKey>> {
     const client = await this.client(store);
-    const page = await this.keysPage(store, cursor, this.deletedEntriesShown(store), signal);
+    const page = await this.keysPage(store, cursor, this.lists.deletedEntriesShown(store), signal);
     const listed = page.items.map((k) => ({ ...store, scope: k.scope, key: k.key }));
     const probed = cursor === undefined ? listed : listed.filter((a) => !this.keyStates.get(a));
     void this.keyStates.probe(client, probed, signal);
     return page;
-  }
-
-  /** Whether the store lists its deleted keys on cloud v2 (v1 lists them whatever this says). */
-  deletedEntriesShown(store: StoreRef): boolean {
-    return this.lists.deletedEntriesShown(store);
-  }
-
-  setDeletedEntriesShown(store: StoreRef, shown: boolean): void {
-    this.lists.setDeletedEntriesShown(store, shown);
-    this.storeChanged.fire(store);
   }
 
   /** The store's keys under its filter, deleted ones included (the time machine restores them), at most `limit`. */
@@ -375,7 +344,7 @@ export class DataStoresModel implements vscode.Disposable {
   async export(store: StoreRef, file: string, resume: boolean, opts: BulkOptions<ExportCounts>): Promise<ExportResult> {
     const client = await this.client(store);
     // The export takes the scope filter only: every key of the scope (or scopes), whatever the key prefix.
-    const keys = storeKeys(store, { scope: this.filter(store).scope, prefix: '' });
+    const keys = storeKeys(store, { scope: this.lists.filter(store).scope, prefix: '' });
     return exportDataStore(client, { ...keys, file, resume, api: this.apiVersion(store) }, opts);
   }
 
@@ -423,12 +392,18 @@ export class DataStoresModel implements vscode.Disposable {
   /** Tells the views what a restore wrote: the store's list, and the keys in its audit file (the first ones). */
   async restored(store: StoreRef, auditFile: string): Promise<void> {
     this.storeChanged.fire(store);
-    for await (const line of auditedKeys(auditFile)) {
-      const address = { ...store, scope: line.scope, key: line.key };
-      if (line.action === 'delete') {
-        this.keyStates.set(address, 'deleted');
-        this.entryChanged.fire({ address });
-      } else if (typeof line.written === 'string') this.written(address, line.written);
+    let told = 0;
+    try {
+      for await (const line of readAudit(auditFile)) {
+        if (++told > RESTORED_KEYS_TOLD) break;
+        const address = { ...store, scope: line.scope, key: line.key };
+        if (line.action === 'delete') {
+          this.keyStates.set(address, 'deleted');
+          this.entryChanged.fire({ address });
+        } else this.written(address, line.written);
+      }
+    } catch {
+      // A key not told shows its new value when it is read again.
     }
   }
 

@@ -43,8 +43,8 @@ export class DataStoresGroupNode implements PagedNode {
   }
 
   item(): vscode.TreeItem {
-    const prefix = this.model.storesPrefix(this.ref);
-    const deleted = this.model.deletedShown(this.ref);
+    const prefix = this.model.lists.storesPrefix(this.ref);
+    const deleted = this.model.lists.deletedShown(this.ref);
     const snapshot = this.model.lastSnapshot(this.ref);
     const item = new vscode.TreeItem(t`Data Stores`, vscode.TreeItemCollapsibleState.Collapsed);
     item.description =
@@ -91,7 +91,7 @@ export class DataStoreNode implements PagedNode {
 
   /** One scope, or allScopes. */
   get scope(): string {
-    return this.model.filter(this.ref).scope;
+    return this.model.lists.filter(this.ref).scope;
   }
 
   /** Deleted through cloud v2 and not purged yet: its entries cannot be reached until it is undeleted. */
@@ -101,9 +101,9 @@ export class DataStoreNode implements PagedNode {
 
   item(): vscode.TreeItem {
     if (this.deleted) return this.deletedItem();
-    const { scope, prefix } = this.model.filter(this.ref);
+    const { scope, prefix } = this.model.lists.filter(this.ref);
     const v2 = this.model.apiVersion(this.ref) === 'v2';
-    const deletedShown = v2 && this.model.deletedEntriesShown(this.ref);
+    const deletedShown = v2 && this.model.lists.deletedEntriesShown(this.ref);
     const item = new vscode.TreeItem(this.store.name, vscode.TreeItemCollapsibleState.Collapsed);
     // Short, so the default side bar's width shows it whole; the tooltip says it in words.
     const shown = scope === allScopes ? t`all scopes` : scope;

@@ -26,6 +26,6 @@ export const chooseScope: DataStoresCommand = {
         (text) => (nameRule('scope')(text) ? undefined : t`scope`),
       ),
     );
-    ctx.model.setFilter(store.ref, { scope: typeof picked === 'string' ? picked : picked.value });
+    ctx.model.lists.setFilter(store.ref, { scope: typeof picked === 'string' ? picked : picked.value });
   },
 };

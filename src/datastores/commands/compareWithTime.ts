@@ -95,7 +95,7 @@ export const compareWithTime: DataStoresCommand = {
     const { store, time: shown } = asStoreOrTime(node);
     const ref = store.ref;
     const name = store.store.name;
-    const filter = ctx.model.filter(ref);
+    const filter = ctx.model.lists.filter(ref);
     const scopes = filter.scope === allScopes;
     const time = shown ?? (await askMoment(ctx.ui, { title: t`Compare ${name} (${filterText(filter)}) with a time` }));
     const when = localTime(time.getTime(), { seconds: true });

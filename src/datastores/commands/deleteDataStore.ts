@@ -66,7 +66,7 @@ export const showDeletedStores: DataStoresCommand = {
   run(ctx, node: unknown) {
     const { ref } = asStoreGroup(node);
     requireV2(ctx.model, ref, t`Listing deleted data stores`);
-    ctx.model.setDeletedShown(ref, true);
+    ctx.model.lists.setDeletedShown(ref, true);
     return Promise.resolve();
   },
 };
@@ -77,7 +77,7 @@ export const hideDeletedStores: DataStoresCommand = {
     return t`hide the deleted data stores`;
   },
   run(ctx, node: unknown) {
-    ctx.model.setDeletedShown(asStoreGroup(node).ref, false);
+    ctx.model.lists.setDeletedShown(asStoreGroup(node).ref, false);
     return Promise.resolve();
   },
 };

@@ -15,7 +15,7 @@ export const showDeletedEntries: DataStoresCommand = {
     if (store.deleted) throw new Error(t`${name} is deleted: undelete it first`);
     if (ctx.model.apiVersion(store.ref) !== 'v2')
       throw new Error(t`${name} is read through v1, which lists deleted entries always (marked deleted)`);
-    ctx.model.setDeletedEntriesShown(store.ref, true);
+    ctx.model.lists.setDeletedEntriesShown(store.ref, true);
     return Promise.resolve();
   },
 };
@@ -26,7 +26,7 @@ export const hideDeletedEntries: DataStoresCommand = {
     return t`hide the deleted entries`;
   },
   run(ctx, node: unknown) {
-    ctx.model.setDeletedEntriesShown(asDataStore(node).ref, false);
+    ctx.model.lists.setDeletedEntriesShown(asDataStore(node).ref, false);
     return Promise.resolve();
   },
 };

@@ -10,10 +10,10 @@ export const filterDataStores: DataStoresCommand = {
   },
   async run(ctx, node: unknown) {
     const group = asStoreGroup(node);
-    const value = ctx.model.storesPrefix(group.ref);
+    const value = ctx.model.lists.storesPrefix(group.ref);
     const prefix = required(
       await ctx.ui.input({ title: t`Data store name prefix`, value, prompt: t`Empty shows every store` }),
     );
-    ctx.model.setStoresPrefix(group.ref, prefix);
+    ctx.model.lists.setStoresPrefix(group.ref, prefix);
   },
 };

@@ -10,7 +10,7 @@ export const filterEntries: DataStoresCommand = {
   },
   async run(ctx, node: unknown) {
     const store = asDataStore(node);
-    const { prefix } = ctx.model.filter(store.ref);
+    const { prefix } = ctx.model.lists.filter(store.ref);
     const typed = required(
       await ctx.ui.input({
         title: t`Key prefix in ${store.store.name}`,
@@ -18,6 +18,6 @@ export const filterEntries: DataStoresCommand = {
         prompt: t`Empty shows every key`,
       }),
     );
-    ctx.model.setFilter(store.ref, { prefix: typed });
+    ctx.model.lists.setFilter(store.ref, { prefix: typed });
   },
 };

@@ -14,7 +14,7 @@ export const openAtTime: DataStoresCommand = {
   },
   async run(ctx, node: unknown) {
     const { store } = asStoreOrTime(node);
-    const what = t`${store.store.name} (${filterText(ctx.model.filter(store.ref))})`;
+    const what = t`${store.store.name} (${filterText(ctx.model.lists.filter(store.ref))})`;
     const time = await askMoment(ctx.ui, { title: t`Open ${what} at a time` });
     ctx.timeMachine.setMoment(store.ref, time);
     const view = store.atTime;

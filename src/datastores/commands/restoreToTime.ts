@@ -93,7 +93,7 @@ export const restoreToTime: DataStoresCommand = {
     const store = writableStore(row);
     const ref = store.ref;
     const name = store.store.name;
-    const filter = ctx.model.filter(ref);
+    const filter = ctx.model.lists.filter(ref);
     const time =
       shown ??
       (await askMoment(ctx.ui, {

@@ -20,7 +20,7 @@ const KEYS_OFFERED = 1000;
 
 /** A pick of some of the store's keys under its filter. */
 async function askKeys(ctx: DataStoresContext, store: StoreRef, action: string): Promise<EntryKey[]> {
-  const filter = ctx.model.filter(store);
+  const filter = ctx.model.lists.filter(store);
   const name = store.datastoreName;
   const keys = await ctx.ui.progress(t`Listing the keys of ${name}…`, (signal) =>
     ctx.model.keyList(store, KEYS_OFFERED + 1, signal),
@@ -55,7 +55,7 @@ export async function askSelection(
   action: string,
   when: string,
 ): Promise<TimeSelection> {
-  const filter = ctx.model.filter(store);
+  const filter = ctx.model.lists.filter(store);
   const { which } = required(
     await ctx.ui.pick(
       [

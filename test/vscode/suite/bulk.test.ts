@@ -52,7 +52,7 @@ suite('export and import', () => {
 
   teardown(async () => {
     ctx.ui = realUi;
-    ctx.datastores.setFilter((await sandboxStore('Inventory')).ref, { scope: 'global' });
+    ctx.datastores.lists.setFilter((await sandboxStore('Inventory')).ref, { scope: 'global' });
   });
 
   suiteTeardown(async () => {
@@ -67,7 +67,7 @@ suite('export and import', () => {
 
   test('Export… writes every entry of the store in all scopes to the chosen file and shows the count', async () => {
     const store = await sandboxStore('Inventory');
-    ctx.datastores.setFilter(store.ref, { scope: allScopes });
+    ctx.datastores.lists.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'inventory.ndjson');
     answer().on('saveDialog', /^Export Inventory \(all scopes\)$/, vscode.Uri.file(file));
     ctx.log.info('test: the export starts');
@@ -101,7 +101,7 @@ suite('export and import', () => {
 
   test('Export… into the same file again asks, and Continue adds nothing that is already there', async () => {
     const store = await sandboxStore('Inventory');
-    ctx.datastores.setFilter(store.ref, { scope: allScopes });
+    ctx.datastores.lists.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'inventory.ndjson');
     const before = fs.readFileSync(file, 'utf8');
     answer()
@@ -115,7 +115,7 @@ suite('export and import', () => {
 
   test('Cancel keeps the entries written so far and says how to continue; exporting again finishes without duplicates', async () => {
     const store = await sandboxStore('Inventory');
-    ctx.datastores.setFilter(store.ref, { scope: allScopes });
+    ctx.datastores.lists.setFilter(store.ref, { scope: allScopes });
     const file = path.join(dir, 'cancelled.ndjson');
     const reports: string[] = [];
     answer().on('saveDialog', /^Export Inventory/, vscode.Uri.file(file));
