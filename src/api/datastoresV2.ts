@@ -1,5 +1,5 @@
-// Standard data stores through cloud v2 (reference open-api-datastores-v2.md), read into the shapes v1 uses
-// (datastores.ts), so callers need not care which API answered. Decisions from the reference's §5:
+// Standard data stores through cloud v2, read into the shapes v1 uses (datastores.ts), so callers need not care
+// which API answered. The decisions (docs/SERVICE.md, "Cloud v2 differences"):
 // - Single entries only through the scoped form `scopes/{scope}/entries/{key}`, listings through `scopes/{scope}` or
 //   `scopes/-` (U7); each name percent-encoded as one segment, and a name with `/` refused with NeedsV1Error (U8).
 // - Plain reads always end in `@latest` (U9); the `path` and `id` of a single-entry answer are ignored (U10).

@@ -69,7 +69,7 @@ export interface IncrementEntryV2Args extends EntryArgs, EntryMetadataV2Input {
   amount: number;
 }
 
-/** The rate budgets v2 counts apart (reference 4.1): what the scheduler paces each request by. */
+/** The rate budgets v2 counts apart (docs/SERVICE.md, "Rate limits"): what the scheduler paces each request by. */
 export const V2_BUDGET = { read: 'v2-read', write: 'v2-write', list: 'v2-list', remove: 'v2-remove' } as const;
 
 export const MAX_PAGE = { stores: 100, entries: 256, revisions: 100 };

@@ -1,8 +1,8 @@
 // One way for the editor to reach standard data stores, whichever API the connection speaks: v1 (client.datastores)
 // or cloud v2 (client.datastoresV2). What only v2 can do (snapshots, deleting and undeleting stores) is an
 // UnsupportedError on v1; a name v2 cannot carry in a path (a key with `/`) goes through v1 on a v2 connection.
-// Conditional writes (matchVersion, exclusiveCreate) stay on client.datastores whatever the version (reference U1,
-// U3), so this offers none.
+// Conditional writes (matchVersion, exclusiveCreate) stay on client.datastores whatever the version (docs/SERVICE.md,
+// "Cloud v2 differences"; U3), so this offers none.
 import type { OpenApiClient } from './client';
 import type { Entry, EntryKey } from './datastores';
 import type { DataStoreSummary, ListEntriesV2Args, Snapshot } from './datastoresV2Wire';

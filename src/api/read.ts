@@ -368,7 +368,7 @@ export function plainEntriesPage(
   for (const item of dataStoreEntries as unknown[]) {
     if (!isRecord(item) || typeof item.path !== 'string') return undefined;
     if (item.id !== undefined && typeof item.id !== 'string') return undefined;
-    for (const field in item) if (field !== 'path' && field !== 'id') return undefined; // the reference lists no more
+    for (const field in item) if (field !== 'path' && field !== 'id') return undefined; // the service documents no more
   }
   return { dataStoreEntries: dataStoreEntries as { path: string; id?: string }[], nextPageToken: next };
 }

@@ -1,8 +1,9 @@
 // zod schemas for every response the client reads. Liberal with unknown extra fields (loose objects), strict with
-// the fields the client uses, and tolerant of both spellings the live service has used (reference §4.1, §5).
-// zod/mini: the same checks as zod's chained API in functions that bundle only what is used (tens of KB instead
-// of ~450 KB in the extension); the English messages name what was expected. Each schema is built on its first
-// use (z.lazy): built all at once when the extension loaded, they took a quarter of its activation.
+// the fields the client uses, and tolerant of both spellings the live service has used (docs/SERVICE.md, "Shapes where
+// the spec and the service disagree"). zod/mini: the same checks as zod's chained API in functions that bundle only
+// what is used (tens of KB instead of ~450 KB in the extension); the English messages name what was expected. Each
+// schema is built on its first use (z.lazy): built all at once when the extension loaded, they took a quarter of its
+// activation.
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
 

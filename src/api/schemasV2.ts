@@ -1,6 +1,6 @@
-// zod schemas for the cloud v2 data stores bodies (reference open-api-datastores-v2.md §2). Every field but `path`
-// may be left out, as the reference allows; the stricter schemas require only what the client reads. Users and
-// attributes left out, or null, read as empty (U14).
+// zod schemas for the cloud v2 data stores bodies (docs/SERVICE.md, "Cloud v2 differences"). Every field but `path`
+// may be left out, as the service's documentation allows; the stricter schemas require only what the client reads.
+// Users and attributes left out, or null, read as empty (U14).
 import * as z from 'zod/mini';
 import { AttributesSchema, optionalString, pageToken, preprocess } from './schemas';
 
@@ -40,7 +40,7 @@ const entryFields = () => ({
   attributes: attributes(),
 });
 
-/** A DataStoreEntry as the reference describes it: List Entries items carry only `path` and `id`. */
+/** A DataStoreEntry as the service documents it: List Entries items carry only `path` and `id`. */
 export const DataStoreEntrySchema = z.lazy(() => z.looseObject(entryFields()));
 
 /** What Create, Get, Update and Increment answer: an entry with its value and revision. */

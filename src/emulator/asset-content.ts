@@ -1,7 +1,7 @@
-// Which file types each asset type takes (reference 4.2), and a check of the file's first bytes. A content type
-// that does not fit the asset type is refused at once (400); bytes that do not fit their content type (a
-// "image/png" part without the PNG signature, an empty file) end the operation with an error, as the service does
-// after it has looked at the upload.
+// Which file types each asset type takes (docs/SERVICE.md, "Assets and operations"), and a check of the file's first
+// bytes. A content type that does not fit the asset type is refused at once (400); bytes that do not fit their content
+// type (a "image/png" part without the PNG signature, an empty file) end the operation with an error, as the service
+// does after it has looked at the upload.
 
 type Kind = 'Image' | 'Audio' | 'Model' | 'Video' | 'Mesh';
 

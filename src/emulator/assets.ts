@@ -1,4 +1,4 @@
-// Assets v1 (reference section 4). Decisions where the reference is open:
+// Assets v1 (docs/SERVICE.md, "Assets and operations"). Decisions where the documentation is silent:
 // - Errors are {code, message} with the numeric gRPC code (see errors.ts).
 // - Moderation is decided from the display name when a version is created: "[reject]" in it gives Rejected,
 //   "[review]" gives Reviewing, anything else Approved. It lets the UI show every state.

@@ -1,6 +1,6 @@
-// node dist/emulator.js [options]: the command-line front of the emulator (contract in design.md). The bundle also
-// exports startEmulator, so the extension can require it and run the same emulator in its own process. Exit codes:
-// 0 after a clean stop, 1 when it cannot start, 2 for a bad flag, 3 when the data folder is in use by another
+// node dist/emulator.js [options]: the command-line front of the emulator (contract in docs/ARCHITECTURE.md). The
+// bundle also exports startEmulator, so the extension can require it and run the same emulator in its own process. Exit
+// codes: 0 after a clean stop, 1 when it cannot start, 2 for a bad flag, 3 when the data folder is in use by another
 // emulator. Standard output and error are only logs: a reader that went away (EPIPE) never stops the emulator.
 import * as fs from 'node:fs';
 import { parseClock } from './clock';

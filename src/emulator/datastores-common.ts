@@ -1,6 +1,6 @@
-// What v1 and cloud v2 data stores share over one stored model (v2 reference 6): the limits, finding a data store
-// (one deleted through v2 refuses every entry call of both APIs), writing a version, walking keys in order.
-// Decision (v2 reference 5, U18): an entry call on a deleted data store is 404 "The data store is deleted." (v1:
+// What v1 and cloud v2 data stores share over one stored model (docs/SERVICE.md, "Cloud v2 differences"): the limits,
+// finding a data store (one deleted through v2 refuses every entry call of both APIs), writing a version, walking keys
+// in order. Decision (U18): an entry call on a deleted data store is 404 "The data store is deleted." (v1:
 // datastoreErrorCode DatastoreNotFound, the code v1 clients know for a missing data store).
 import { ApiError } from './errors';
 import type { Ctx } from './http';

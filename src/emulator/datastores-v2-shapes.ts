@@ -1,7 +1,7 @@
-// Cloud v2 data stores: the wire shapes (v2 reference 2) rendered from the one stored model, and the request parts
-// every v2 route shares: path segments, write bodies, filters, page sizes and tokens. Decisions:
+// Cloud v2 data stores: the wire shapes (docs/SERVICE.md, "Cloud v2 differences") rendered from the one stored model,
+// and the request parts every v2 route shares: path segments, write bodies, filters, page sizes and tokens. Decisions:
 // - Times are RFC 3339 in Z with 3 fraction digits (the emulator's clock counts milliseconds).
-// - `value` is parsed from the stored JSON text; numbers beyond +-2^53 come back clamped (reference 6, rule 3).
+// - `value` is parsed from the stored JSON text; numbers beyond +-2^53 come back clamped.
 // - `users` is always there, [] when empty, and `attributes` {} (U14). User ids must be `users/{id}`, at most 4, as
 //   v1 allows; attributes at most 300 characters serialized. Writes store them as v1 does, so v1 headers show them.
 // - Query names are accepted in camel case and snake case (U22). maxPageSize: 0 or absent gives the default, more
@@ -138,7 +138,7 @@ export function parseIncrementBody(body: Record<string, unknown>): { amount: num
   return { amount: amount as number, meta: parseMetadata(body) };
 }
 
-/** users and attributes; left out means cleared, as the service does (v2 reference 3.2). */
+/** users and attributes; left out means cleared, as the service does. */
 function parseMetadata(body: Record<string, unknown>): Metadata {
   const users = body.users ?? [];
   const attributes = body.attributes ?? {};

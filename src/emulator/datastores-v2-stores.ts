@@ -1,10 +1,11 @@
-// Cloud v2 data stores as a whole (v2 reference 1.1, 3.7, 3.8): List Data Stores, Delete, Undelete and Snapshot.
+// Cloud v2 data stores as a whole (docs/SERVICE.md, "Cloud v2 differences"): List Data Stores, Delete, Undelete and
+// Snapshot.
 // - Delete marks the store DELETED with expireTime 30 days on (the emulator's clock); deleting it again returns it
 //   unchanged. Its entries stay stored but every entry call of v1 and v2 is 404 until Undelete; at expireTime the
 //   store and its entries are purged and the name is free again. Undelete of an active store is a no-op; of a
 //   purged or unknown one 404 (U18).
 // - List Data Stores hides deleted stores unless showDeleted=true; without it a page examines at most 512 stores
-//   and may come back short or empty with a token (reference 2.4).
+//   and may come back short or empty with a token (docs/SERVICE.md, "Paging cursors").
 // - Snapshot: at most one per UTC day per universe; a second call that day answers newSnapshotTaken false and the
 //   earlier time. What was current at a snapshot survives the hourly thinning (retention.ts).
 import {

@@ -1,6 +1,6 @@
-// Cloud v2 data store entries (v2 reference 1-3), over the same stored data as v1: a v1 version is a v2 revision
-// with the same id, and every write of either API adds a version both see. Decisions where the reference is open
-// (its section 5):
+// Cloud v2 data store entries (docs/SERVICE.md, "Cloud v2 differences"), over the same stored data as v1: a v1 version
+// is a v2 revision with the same id, and every write of either API adds a version both see. Decisions where the
+// documentation is open (docs/SERVICE.md, U1-U23):
 // - Collections: `scopes/{scope}/entries` (the wildcard scope `-` lists every scope; any other call on it is 400)
 //   and the unscoped `entries`. The unscoped listing shows every scope with id `scope/key` and its filter applies to
 //   that id; an unscoped single-entry id is split at its first raw `/` into scope and key, and without one it is a
@@ -8,7 +8,7 @@
 // - Ids in paths: each segment is decoded once, `%2F` is part of the key (U8); a raw `/` in a scoped id matches no
 //   route. A custom method (`:increment`, `:listRevisions`) is the text after the last raw `:`; `%3A` is part of the
 //   key. Get splits a revision suffix at the last raw `@`, or, with none, at the last `@` once decoded (U9); writes
-//   and List Revisions take the id literally (reference 1.3).
+//   and List Revisions take the id literally (as the service documents).
 // - Get `@<revision>` and `@latest:<time>` name the entry with that suffix, plain and `@latest` without (U10). An
 //   unknown or deleted revision, and a time before the key existed or while it was deleted, are 404; a malformed
 //   revision or time, a time not after 1970 or more than 10 minutes ahead, 400 (U11, U12).

@@ -1,4 +1,4 @@
-// Standard data stores v1 (reference section 3). Decisions where the reference is open:
+// Standard data stores v1 (docs/SERVICE.md). Decisions where the documentation is silent:
 // - Versions are kept as the live service keeps them (retention.ts): the last write of each UTC hour, for 30 days
 //   after it was superseded; a key deleted 30 days ago is purged. Delete writes a tombstone version. Times come from
 //   the emulator's clock.
@@ -15,7 +15,7 @@
 // - matchVersion on a missing or deleted key: 412 with a ds error body (code PreconditionFailed), there being no
 //   current entry to send. A malformed matchVersion simply does not match.
 // - Lists are in UTF-8 byte order of names and keys, as cloud v2 lists them (records.ts).
-// - Page sizes (`limit`): defaults from the reference (List Data Stores 1, the others 16), values above 1,000 are
+// - Page sizes (`limit`): defaults as documented (List Data Stores 1, the others 16), values above 1,000 are
 //   clamped to 1,000, and 0, negatives or non-numbers are 400 InvalidLimit. End of a list: nextPageCursor "".
 import { createHash } from 'node:crypto';
 import { iso } from './clock';

@@ -2,7 +2,7 @@
 // that is written in that family's shape:
 //   ds       {error, message, errorDetails:[{errorDetailType:"DatastoreErrorInfo", datastoreErrorCode}]}
 //   v2       {code, message, details}
-//   ds2      {code, message}: cloud v2 data stores, which leave `details` out (reference v2 §5 U15)
+//   ds2      {code, message}: cloud v2 data stores, which leave `details` out (U15)
 //   assets   {code, message}. `code` is the numeric gRPC code (3 INVALID_ARGUMENT, 5 NOT_FOUND, 7 PERMISSION_DENIED,
 //            8 RESOURCE_EXHAUSTED, ...): the spec types Status.code as int32 and failed operations use the same numbers.
 //   gateway  {errors:[{code:0, message}]}: authentication and routing (401, unknown path 404, wrong method 405).

@@ -27,7 +27,7 @@ export interface App {
   /** Entry header prefix: `<prefix>-entry-version`, ... */
   prefix: string;
   operationDelayMs: number;
-  /** What a cloud v2 etag mismatch answers: 409 (default), 412 or 400 (reference v2 §5 U1). */
+  /** What a cloud v2 etag mismatch answers: 409 (default), 412 or 400 (docs/SERVICE.md, "Cloud v2 differences"). */
   etagMismatchStatus: number;
 }
 

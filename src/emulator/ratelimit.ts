@@ -1,10 +1,10 @@
-// Documented limits (reference 2.6, 3.10, 4.10; cloud v2 data stores: v2 reference 4.1, 4.2), enforced only with
+// Documented limits (docs/SERVICE.md, "Rate limits"), enforced only with
 // `rateLimits`. Each rule is a fixed window that opens at the first request. `rateLimitScale` multiplies every limit,
 // the per-user restriction limit included (at least 1 request per window remains); `rateLimitWindowScale` multiplies
 // every window's length, so a test can go through many small windows in a few seconds.
 // Cloud v2 data stores have budgets that grow with the universe's concurrent users (CCU): 300 + k x CCU per minute,
 // CCU being a setting (`concurrentUsers`, default 0; the control endpoint changes it). Legacy v1 keeps its fixed
-// limits in buckets of its own: v1 calls do not draw on the v2 budgets (v2 reference 5, U21).
+// limits in buckets of its own: v1 calls do not draw on the v2 budgets (docs/SERVICE.md, U21).
 import { ApiError } from './errors';
 
 export interface RateRule {

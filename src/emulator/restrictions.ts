@@ -1,4 +1,5 @@
-// User restrictions, cloud v2 (reference section 2). Decisions where the reference is open:
+// User restrictions, cloud v2 (docs/SERVICE.md, "Restrictions and the log"). Decisions where the documentation is
+// silent:
 // - Lists are sorted by user id; List Logs is newest first. A place list holds that place's restrictions plus every
 //   active universe-level one, shown as inherited (a user with both shows the inherited one).
 // - Update replaces gameJoinRestriction as a unit (absent fields take their defaults). startTime is set by the

@@ -1,10 +1,10 @@
-// Version retention, as the live service documents it (reference 3.9, 3.7), applied per key:
+// Version retention, as the live service documents it (docs/SERVICE.md, "Versions and deletion"), applied per key:
 // - One kept version per UTC hour: the hour's last write. Earlier writes of that hour are thinned only once the hour
 //   ended more than an hour ago, so a client still lists each version it just wrote.
 // - A superseded version expires 30 days after it was superseded (the time of the next write to the key, kept as
 //   `until`); the latest never expires.
 // - A key whose latest version is a tombstone is purged for good 30 days after the delete.
-// - A snapshot (cloud v2, v2 reference 3.7) keeps what was current when it was taken: a version current at a
+// - A snapshot (cloud v2) keeps what was current when it was taken: a version current at a
 //   snapshot is never thinned, so it lives until 30 days after it was superseded. Snapshots are given as the
 //   highest sequence number written before each (exact where times may tie within a millisecond).
 export const HOUR_MS = 60 * 60 * 1000;

@@ -101,8 +101,8 @@ function stopsExport(error: unknown): boolean {
 }
 
 /**
- * v2 reads a stored value as numbers clamped to ±2^53 (reference 4.3), so a value showing 2^53 may have held a larger
- * number: it is read again through v1, which gives its exact text.
+ * v2 reads a stored value as numbers clamped to ±2^53 (docs/SERVICE.md, "Cloud v2 differences"), so a value showing
+ * 2^53 may have held a larger number: it is read again through v1, which gives its exact text.
  */
 const CLAMPED = String(2 ** 53);
 

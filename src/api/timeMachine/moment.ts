@@ -1,6 +1,6 @@
 // The moment a time-machine command looks at: parsed from what a person types, and checked against what the service
-// keeps (reference 3.9: the last write of each UTC hour is kept, and a superseded version for 30 days after it was
-// superseded). Pure: "now" is always passed in.
+// keeps (docs/SERVICE.md, "Versions and deletion": the last write of each UTC hour is kept, and a superseded version
+// for 30 days after it was superseded). Pure: "now" is always passed in.
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
