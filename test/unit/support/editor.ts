@@ -3,7 +3,7 @@
 import type * as vscode from 'vscode';
 import './vscode';
 import { Connections } from '../../../src/core/connections';
-import type { Log } from '../../../src/core/log';
+import { Log } from '../../../src/core/log';
 import type { Ui } from '../../../src/core/ui';
 import { EntryEditor } from '../../../src/datastores/editor/entryEditor';
 import { EntrySaver } from '../../../src/datastores/editor/save';
@@ -45,7 +45,8 @@ export class ChoosingUi {
   }
 }
 
-export const quietLog = { info() {}, warn() {}, error() {} } as unknown as Log;
+/** The extension's own log, which keeps recent lines. */
+export const log = new Log();
 
 /** A connection to the emulator, through the extension's own Connections (API key in a secret store in memory). */
 export async function connect(emulator: TestEmulator, universeId: number): Promise<Connections> {
@@ -57,7 +58,7 @@ export async function connect(emulator: TestEmulator, universeId: number): Promi
       delete: (k: string) => Promise.resolve(void secrets.delete(k)),
     },
   } as unknown as Pick<vscode.ExtensionContext, 'secrets'>;
-  const connections = new Connections(context, new MemoryMemento(), quietLog);
+  const connections = new Connections(context, new MemoryMemento(), log);
   await connections.add(
     { name: 'Editor tests', baseUrl: emulator.url, entryHeaderPrefix: 'platform', universes: [{ id: universeId }] },
     API_KEY,
@@ -69,6 +70,6 @@ export async function connect(emulator: TestEmulator, universeId: number): Promi
 export function editorRoom(connections: Connections, workspaceState: vscode.Memento, ui: ChoosingUi) {
   const model = new DataStoresModel(connections, new MemoryMemento());
   const editor = new EntryEditor(model, workspaceState);
-  const saver = new EntrySaver(editor, ui as unknown as Ui, quietLog);
+  const saver = new EntrySaver(editor, ui as unknown as Ui, log);
   return { model, editor, saver };
 }

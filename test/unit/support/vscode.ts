@@ -92,7 +92,11 @@ export const workspace = {
   textDocuments: [] as unknown[],
 };
 
+/** An output channel that keeps nothing: the extension's Log keeps its own recent lines. */
+const outputChannel = { info() {}, warn() {}, error() {}, show() {}, dispose() {} };
+
 export const window = {
+  createOutputChannel: () => outputChannel,
   setStatusBarMessage: () => new Disposable(),
   tabGroups: { all: [] as unknown[] },
 };
