@@ -4,7 +4,8 @@ import type { Log } from './log';
 import { settings } from './settings';
 import { t } from './text';
 
-export interface UniverseRef {
+/** A universe as a connection lists it: its id, and the name the user gave it. */
+export interface ListedUniverse {
   id: number;
   name?: string;
 }
@@ -14,7 +15,7 @@ export interface Connection {
   name: string;
   baseUrl: string;
   entryHeaderPrefix: string;
-  universes: UniverseRef[];
+  universes: ListedUniverse[];
   /**
    * The data stores API it speaks: cloud v2 (the service's stable one: snapshots, store delete and undelete, reads
    * at a time in one request) or v1 (legacy). Absent: v1, as connections made before v2 was offered.

@@ -1,6 +1,6 @@
 // The prompts every area uses: input checks, the connection's own fields, and which connection or universe a
 // command run from the palette acts on.
-import type { Connection, Connections, UniverseRef } from './connections';
+import type { Connection, Connections, ListedUniverse } from './connections';
 import { checkBaseUrl, formatUniverses, parseUniverses, type UniverseEntry } from './format';
 import { settings } from './settings';
 import { t } from './text';
@@ -101,7 +101,7 @@ export async function pickConnection(ui: Ui, connections: Connections, savedOnly
 }
 
 /** A universe of the connection: the only one, or one picked. */
-export async function pickUniverse(ui: Ui, connection: Connection): Promise<UniverseRef> {
+export async function pickUniverse(ui: Ui, connection: Connection): Promise<ListedUniverse> {
   const universes = connection.universes;
   if (universes.length === 0) throw new Error(t`"${connection.name}" has no universe yet; add one first`);
   if (universes.length === 1) return universes[0];

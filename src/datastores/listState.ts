@@ -8,10 +8,7 @@ import { universeKey, type UniverseAddress } from '../core/universe';
 /** The scope filter that lists every scope. */
 export const allScopes = '*';
 
-/** A universe of a connection, as the data stores area names it. */
-export type UniverseRef = UniverseAddress;
-
-export interface StoreRef extends UniverseRef {
+export interface StoreRef extends UniverseAddress {
   datastoreName: string;
 }
 
@@ -44,7 +41,7 @@ export function storeKeys(store: StoreRef, filter: StoreFilter) {
 /** What the tree lists; each change is told to the model's views through the two callbacks. */
 export class ListState {
   constructor(
-    private readonly storesChanged: (u: UniverseRef) => void,
+    private readonly storesChanged: (u: UniverseAddress) => void,
     private readonly storeChanged: (store: StoreRef) => void,
   ) {}
 
@@ -53,11 +50,11 @@ export class ListState {
   private readonly storesWithDeleted = new Set<string>();
   private readonly storesWithDeletedEntries = new Set<string>();
 
-  storesPrefix(u: UniverseRef): string {
+  storesPrefix(u: UniverseAddress): string {
     return this.storePrefixes.get(universeKey(u)) ?? '';
   }
 
-  setStoresPrefix(u: UniverseRef, prefix: string): void {
+  setStoresPrefix(u: UniverseAddress, prefix: string): void {
     this.storePrefixes.set(universeKey(u), prefix);
     this.storesChanged(u);
   }
@@ -72,11 +69,11 @@ export class ListState {
   }
 
   /** Whether the universe's deleted stores are listed (cloud v2 keeps them 30 days). */
-  deletedShown(u: UniverseRef): boolean {
+  deletedShown(u: UniverseAddress): boolean {
     return this.storesWithDeleted.has(universeKey(u));
   }
 
-  setDeletedShown(u: UniverseRef, shown: boolean): void {
+  setDeletedShown(u: UniverseAddress, shown: boolean): void {
     if (shown) this.storesWithDeleted.add(universeKey(u));
     else this.storesWithDeleted.delete(universeKey(u));
     this.storesChanged(u);
@@ -85,7 +82,7 @@ export class ListState {
   /** A page of the stores under the universe's prefix; deleted ones only while they are shown. */
   storesPage(
     service: EntryService,
-    u: UniverseRef,
+    u: UniverseAddress,
     cursor: string | undefined,
     signal: AbortSignal,
   ): Promise<Page<DataStoreSummary>> {

@@ -27,12 +27,12 @@ import {
 } from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
-import { assertWritable } from '../core/universe';
+import { assertWritable, type UniverseAddress } from '../core/universe';
 import { entryRequest, type EntryAddress } from './editor/entryPath';
 import { toEntryState, type Base, type EntryState } from './editor/openEntries';
 import { KeyStates, type KeyState } from './keyStates';
 import { SnapshotTimes } from './snapshots';
-import { ListState, storeKeys, type StoreRef, type UniverseRef } from './listState';
+import { ListState, storeKeys, type StoreRef } from './listState';
 
 /** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
 const RESTORED_KEYS_TOLD = 1000;
@@ -44,7 +44,7 @@ export interface EntryChange {
 }
 
 export class DataStoresModel implements vscode.Disposable {
-  private readonly storesChanged = new vscode.EventEmitter<UniverseRef>();
+  private readonly storesChanged = new vscode.EventEmitter<UniverseAddress>();
   /** The store list of a universe, or its filter, changed. */
   readonly onDidChangeStores = this.storesChanged.event;
   private readonly storeChanged = new vscode.EventEmitter<StoreRef>();
@@ -77,22 +77,26 @@ export class DataStoresModel implements vscode.Disposable {
   // What the tree lists.
 
   /** The stores under the universe's prefix, with their state; deleted ones only while they are shown. */
-  async listStores(u: UniverseRef, cursor: string | undefined, signal: AbortSignal): Promise<Page<DataStoreSummary>> {
+  async listStores(
+    u: UniverseAddress,
+    cursor: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Page<DataStoreSummary>> {
     return this.lists.storesPage(await this.service(u), u, cursor, signal);
   }
 
   /** The data stores API the universe's connection speaks. */
-  apiVersion(u: UniverseRef): ApiVersion {
+  apiVersion(u: UniverseAddress): ApiVersion {
     return this.connections.get(u.connectionId)?.datastoresApi ?? 'v1';
   }
 
   /** When the universe's last snapshot was taken, as far as this machine has seen (ISO); undefined if never. */
-  lastSnapshot(u: UniverseRef): string | undefined {
+  lastSnapshot(u: UniverseAddress): string | undefined {
     return this.snapshots.last(u);
   }
 
   /** Takes a snapshot (at most one a UTC day: a later call answers the earlier one) and remembers its time. */
-  async snapshot(u: UniverseRef, signal: AbortSignal): Promise<Snapshot> {
+  async snapshot(u: UniverseAddress, signal: AbortSignal): Promise<Snapshot> {
     const taken = await (await this.service(u)).snapshot(u.universeId, { signal });
     await this.snapshots.remember(u, taken.latestSnapshotTime);
     this.storesChanged.fire(u);
@@ -370,7 +374,7 @@ export class DataStoresModel implements vscode.Disposable {
   // What the time machine reads and tells through the model.
 
   /** The client of the universe's connection. */
-  client(u: UniverseRef): Promise<OpenApiClient> {
+  client(u: UniverseAddress): Promise<OpenApiClient> {
     return this.connections.client(u.connectionId);
   }
 
@@ -419,7 +423,7 @@ export class DataStoresModel implements vscode.Disposable {
     this.entryChanged.fire({ address: a, version });
   }
 
-  private async service(u: UniverseRef): Promise<EntryService> {
+  private async service(u: UniverseAddress): Promise<EntryService> {
     return entryService(await this.client(u), this.apiVersion(u));
   }
 }

@@ -38,7 +38,8 @@ import type { Connections } from '../core/connections';
 import { assertWritable } from '../core/universe';
 import type { EntryAddress } from './editor/entryPath';
 import { PROBES_IN_FLIGHT } from './keyStates';
-import { listingOf, storeKey, storeKeys, type StoreFilter, type StoreRef, type UniverseRef } from './listState';
+import type { UniverseAddress } from '../core/universe';
+import { listingOf, storeKey, storeKeys, type StoreFilter, type StoreRef } from './listState';
 import type { DataStoresModel } from './model';
 
 /** The keys a time-machine command works on: one scope (or allScopes), a key prefix, and some keys or one player's. */
@@ -121,7 +122,7 @@ export class TimeMachine {
   }
 
   /** The store names of a universe, in the service's order (at most `limit`). */
-  async storeNames(u: UniverseRef, limit: number, signal: AbortSignal): Promise<string[]> {
+  async storeNames(u: UniverseAddress, limit: number, signal: AbortSignal): Promise<string[]> {
     const client = await this.model.client(u);
     const names: string[] = [];
     for await (const s of client.datastores.listDataStores({ universeId: u.universeId }, { signal })) {

@@ -16,7 +16,8 @@ import type { TreeNode } from '../core/tree/node';
 import { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
 import type { EntryAddress } from './editor/entryPath';
-import { allScopes, type StoreRef, type UniverseRef } from './listState';
+import type { UniverseAddress } from '../core/universe';
+import { allScopes, type StoreRef } from './listState';
 import type { DataStoresModel } from './model';
 import type { TimeMachine } from './timeMachine';
 import { entryUri, versionTime, versionUri } from './editor/uris';
@@ -34,7 +35,7 @@ export class DataStoresGroupNode implements PagedNode {
     this.pager = new Pager((cursor, signal) => model.listStores(this.ref, cursor, signal));
   }
 
-  get ref(): UniverseRef {
+  get ref(): UniverseAddress {
     return { connectionId: this.parent.connectionId, universeId: this.parent.universe.id };
   }
 

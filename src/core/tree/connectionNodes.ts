@@ -1,6 +1,6 @@
 // The tree's top two levels: a connection, and its universes with the areas' groups under each.
 import vscode = require('vscode');
-import type { Connection, UniverseRef } from '../connections';
+import type { Connection, ListedUniverse } from '../connections';
 import { isReadOnly } from '../universe';
 import { t } from '../text';
 import { MessageNode } from './messageNode';
@@ -62,7 +62,7 @@ export class UniverseNode implements TreeNode {
 
   constructor(
     readonly parent: ConnectionNode,
-    readonly universe: UniverseRef,
+    readonly universe: ListedUniverse,
     private readonly groups: readonly GroupFactory[],
   ) {
     this.id = universeNodeId(parent.connection.id, universe.id);

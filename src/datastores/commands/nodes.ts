@@ -1,6 +1,7 @@
 import { t } from '../../core/text';
 import { assertWritable } from '../../core/universe';
-import { allScopes, type StoreFilter, type UniverseRef } from '../listState';
+import type { UniverseAddress } from '../../core/universe';
+import { allScopes, type StoreFilter } from '../listState';
 import type { DataStoresModel } from '../model';
 import {
   DataStoreNode,
@@ -43,7 +44,7 @@ export function filterText(filter: StoreFilter): string {
 }
 
 /** Throws unless the universe's connection speaks cloud v2 data stores, saying how to switch it. */
-export function requireV2(model: DataStoresModel, u: UniverseRef, what: string): void {
+export function requireV2(model: DataStoresModel, u: UniverseAddress, what: string): void {
   if (model.apiVersion(u) === 'v2') return;
   throw new Error(
     t`${what} needs the cloud v2 data stores API, and this connection speaks v1; switch it with Edit Connection → Data Stores API`,

@@ -3,14 +3,14 @@
 // import or a restore, which write over many entries at once.
 import { t } from '../../core/text';
 import { localAndUtc } from '../../core/time';
-import type { UniverseRef } from '../listState';
+import type { UniverseAddress } from '../../core/universe';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { asStoreGroup, requireV2 } from './nodes';
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
 /** Takes a snapshot of the universe and says what the service kept. */
-async function take(ctx: DataStoresContext, u: UniverseRef): Promise<void> {
+async function take(ctx: DataStoresContext, u: UniverseAddress): Promise<void> {
   const taken = await ctx.ui.progress(t`Taking a snapshot of universe ${u.universeId}…`, (signal) =>
     ctx.model.snapshot(u, signal),
   );
@@ -38,7 +38,7 @@ export const takeSnapshot: DataStoresCommand = {
  * Before work that writes many entries: on a cloud v2 connection without a snapshot today (as far as this machine
  * knows), asks whether to take one first. False when the user dismissed the question (nothing is to be done).
  */
-export async function offerSnapshot(ctx: DataStoresContext, u: UniverseRef, work: string): Promise<boolean> {
+export async function offerSnapshot(ctx: DataStoresContext, u: UniverseAddress, work: string): Promise<boolean> {
   if (ctx.model.apiVersion(u) !== 'v2' || ctx.model.lastSnapshot(u)?.startsWith(today())) return true;
   const snapshot = t`Take Snapshot`;
   const skip = t`Continue Without`;
