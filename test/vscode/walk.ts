@@ -691,6 +691,52 @@ async function stores(w: Walker): Promise<void> {
   await w.shot('copy-summary');
 }
 
+/**
+ * A read-only universe, set in the user's settings.json: a save is refused in the product's words and the edit kept; a
+ * command that writes fails with "Failed to …", and Show Log shows the error's stack under the message.
+ */
+async function readonly(w: Walker): Promise<void> {
+  const file = path.join(ROOT, '.tools/start/ud/User/settings.json');
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '{}';
+  const settings = { ...(JSON.parse(before) as object), 'universeExplorer.readOnlyUniverses': [123456] };
+  try {
+    // As a user does: the user settings as JSON, replaced and saved.
+    await w.palette('Preferences: Open User Settings (JSON)');
+    const userSettings = w.page.locator('.view-lines', { hasText: 'workbench.startupEditor' }).first();
+    await userSettings.waitFor({ timeout: 20_000 });
+    await userSettings.click();
+    await w.page.keyboard.press('Control+A');
+    await w.page.keyboard.insertText(JSON.stringify(settings, null, 2));
+    await w.page.keyboard.press('Control+S');
+    await w.pause(1500);
+    await w.shot('settings');
+    await w.page.keyboard.press('Escape');
+    await w.sandboxStores();
+    await w.wb.expandTreeRow('PlayerData');
+    await w.row('Player_10003').click();
+    await editorText(w).filter({ hasText: 'coins' }).waitFor({ timeout: 20_000 });
+    await editorText(w).click();
+    await w.page.keyboard.press('Control+End');
+    await w.page.keyboard.type(' ');
+    await w.page.keyboard.press('Control+S');
+    await w.pause(1500);
+    await w.shot('save-refused');
+    // Ban User from the palette: the universe is refused before anything else is asked.
+    await w.palette('Universe Explorer: Ban User…');
+    await w.pick('One place');
+    await w.type('4242');
+    const failed = w.page.locator('.notifications-toasts .notification-toast', { hasText: 'Failed to' }).first();
+    await failed.waitFor({ timeout: 20_000 });
+    await w.pause(800);
+    await w.shot('ban-refused');
+    await failed.getByRole('button', { name: 'Show Log' }).click();
+    await w.pause(1500);
+    await w.shot('log-with-stack');
+  } finally {
+    fs.writeFileSync(file, before);
+  }
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -703,6 +749,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   openat,
   v2,
   stores,
+  readonly,
 };
 
 async function main(): Promise<void> {
