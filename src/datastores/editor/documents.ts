@@ -7,9 +7,9 @@ import type { Ui } from '../../core/ui';
 import type { EntryAddress } from './entryPath';
 import { formatJson, JsonSyntaxError } from './json';
 import type { EntryEditor } from './entryEditor';
-import type { EntryState } from './openEntries';
-import { checkText, type EntrySaver } from './save';
-import { addressOf, entryLanguage, entryScheme } from './uris';
+import { entryKey, type EntryState } from './openEntries';
+import { checkText, describeEntry, type EntrySaver } from './save';
+import { addressOf, entryLanguage, entryScheme, versionTime } from './uris';
 
 /** At most one freshness check of a document in this time, unless a test sets another (checkEveryMs). */
 const CHECK_EVERY_MS = 10_000;
@@ -45,6 +45,7 @@ export class EntryDocuments implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e.document)),
       vscode.workspace.onDidSaveTextDocument((doc) => this.saved(doc)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.closed(doc)),
+      editor.onDidShow((a) => this.reread(a)),
       vscode.window.onDidChangeActiveTextEditor((editor) => editor && void this.checkNewer(editor.document)),
       vscode.window.onDidChangeWindowState((state) => {
         const doc = vscode.window.activeTextEditor?.document;
@@ -79,8 +80,26 @@ export class EntryDocuments implements vscode.Disposable {
     const shown = this.editor.entries.shown(a);
     if (doc.isDirty) this.editor.entries.pin(a);
     else if (!opened || shown) this.editor.entries.unpin(a);
-    this.problems.set(doc.uri, shown && !doc.isDirty ? notes(doc, shown) : problemsOf(doc));
+    this.diagnose(doc, shown);
     this.scheduleAutoSave(doc);
+  }
+
+  /** A clean document's notes say why it is read-only (deleted, not JSON); a dirty one's, what is wrong with its JSON. */
+  private diagnose(doc: vscode.TextDocument, shown: EntryState | undefined): void {
+    this.problems.set(doc.uri, shown && !doc.isDirty ? notes(doc, shown) : problemsOf(doc));
+  }
+
+  /**
+   * The entry was read or written anew: its open documents' notes follow (an entry undeleted from the tree reads back
+   * the same text, so VS Code reports no change of the document).
+   */
+  private reread(a: EntryAddress): void {
+    const shown = this.editor.entries.shown(a);
+    const key = entryKey(a);
+    for (const doc of vscode.workspace.textDocuments) {
+      const open = isEntry(doc) && address(doc);
+      if (open && entryKey(open) === key) this.diagnose(doc, shown);
+    }
   }
 
   private saved(doc: vscode.TextDocument): void {
@@ -112,8 +131,13 @@ export class EntryDocuments implements vscode.Disposable {
     this.checked.set(key, Date.now());
     const newest = await this.editor.model.newestVersion(a).catch(() => undefined);
     if (!newest || newest.version === shown.version || (newest.deleted && shown.deleted)) return;
-    if (!doc.isDirty) this.editor.reload(doc.uri);
-    else {
+    if (!doc.isDirty) {
+      this.editor.reload(doc.uri);
+      const said = newest.deleted
+        ? t`${describeEntry(a)} was deleted in the service; its last value is shown, read-only.`
+        : t`${describeEntry(a)} was changed in the service; it now shows the version of ${versionTime(newest.createdTime)}.`;
+      void this.ui.info(said);
+    } else {
       const said = newest.deleted
         ? t`${a.key} was deleted in the service; saving will ask what to keep`
         : t`${a.key} has a newer version in the service; saving will ask what to keep`;

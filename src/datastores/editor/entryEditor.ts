@@ -14,6 +14,9 @@ export class EntryEditor implements vscode.Disposable {
   private readonly reloadAsked = new vscode.EventEmitter<vscode.Uri>();
   /** The entry's document should read it again (a clean one then shows the service's value). */
   readonly onDidAskReload = this.reloadAsked.event;
+  private readonly shownChanged = new vscode.EventEmitter<EntryAddress>();
+  /** What an entry's document shows was read or written anew (its notes and read-only state may change). */
+  readonly onDidShow = this.shownChanged.event;
   /** Entries this editor is writing: the model's change event for them is this editor's own write. */
   private readonly writing = new Set<string>();
   private readonly following: vscode.Disposable;
@@ -31,6 +34,7 @@ export class EntryEditor implements vscode.Disposable {
   async load(a: EntryAddress, signal?: AbortSignal): Promise<EntryState> {
     const state = await this.model.current(a, signal);
     this.entries.show(a, state);
+    this.shownChanged.fire(a);
     return state;
   }
 
@@ -66,6 +70,7 @@ export class EntryEditor implements vscode.Disposable {
       compact,
     });
     this.entries.unpin(a);
+    this.shownChanged.fire(a);
     return written;
   }
 
@@ -77,6 +82,7 @@ export class EntryEditor implements vscode.Disposable {
   dispose(): void {
     this.following.dispose();
     this.reloadAsked.dispose();
+    this.shownChanged.dispose();
   }
 
   /**

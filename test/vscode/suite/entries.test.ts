@@ -9,7 +9,7 @@ import { OpenApiClient } from '../../../src/api';
 import type { Connection } from '../../../src/core/connections';
 import { localTime } from '../../../src/core/time';
 import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
-import { entryUri, versionUri } from '../../../src/datastores/editor/uris';
+import { entryUri, versionTime, versionUri } from '../../../src/datastores/editor/uris';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { notJsonEntryRead } from '../faults';
@@ -353,6 +353,47 @@ suite('entries like files', () => {
     } finally {
       ctx.entryDocuments.checkEveryMs = usual;
     }
+  });
+
+  test('a clean entry reloaded because another writer changed it says so', async function () {
+    this.timeout(30_000);
+    const [checkEveryMs, usual] = [300, ctx.entryDocuments.checkEveryMs];
+    ctx.entryDocuments.checkEveryMs = checkEveryMs;
+    try {
+      await client.datastores.setEntry({ ...at('noticed'), value: 'n1' });
+      await client.datastores.setEntry({ ...at('elsewhere'), value: 'e1' });
+      const noticed = await openEditor(uriOf('noticed'));
+      await openEditor(uriOf('elsewhere'));
+      const written = await client.datastores.setEntry({ ...at('noticed'), value: 'n2' });
+      const ui = answer();
+      await sleep(checkEveryMs + 200);
+      await vscode.window.showTextDocument(noticed.document);
+      await until('the newer value', () => noticed.document.getText().includes('n2'), 5000);
+      const when = versionTime(written.createdTime);
+      await until('the notice', () =>
+        ui
+          .messages('info')
+          .includes(`"noticed" (Files, scope global) was changed in the service; it now shows the version of ${when}.`),
+      );
+    } finally {
+      ctx.entryDocuments.checkEveryMs = usual;
+    }
+  });
+
+  test('an open deleted entry undeleted from the tree loses its "deleted" note and can be edited again', async () => {
+    await client.datastores.setEntry({ ...at('revived'), value: { hp: 1 } });
+    await client.datastores.deleteEntry(at('revived'));
+    const editor = await openEditor(uriOf('revived'));
+    const notes = () =>
+      vscode.languages
+        .getDiagnostics(editor.document.uri)
+        .map((d) => d.message)
+        .join(' ');
+    await until('the deleted note', () => /^Deleted in the service/.test(notes()));
+    answer().on('info', /^Undeleted "revived"/, undefined);
+    await vscode.commands.executeCommand('universeExplorer.undeleteEntry', await entryNode('revived'));
+    await until('the note gone', () => !/Deleted in the service/.test(notes()));
+    assert.equal((await vscode.workspace.fs.stat(uriOf('revived'))).permissions, undefined);
   });
 
   test('an open, clean entry reloads when the product writes it, and a save says so in the status bar', async () => {
