@@ -1,6 +1,7 @@
 import { t } from '../../core/text';
 import vscode = require('vscode');
-import { diffTitle, versionTime } from '../editor/uris';
+import { currentDiffTitle } from '../editor/diffTitles';
+import { versionTime } from '../editor/uris';
 import type { DataStoresCommand } from './context';
 import { asVersion } from './nodes';
 
@@ -16,11 +17,7 @@ export const compareVersion: DataStoresCommand = {
       (s) => s.mtime,
       () => 0,
     );
-    const title = diffTitle(
-      v.address.key,
-      t`version of ${versionTime(v.version.createdTime)}`,
-      current ? t`current, ${versionTime(current)}` : t`current`,
-    );
+    const title = currentDiffTitle(v.address.key, t`version of ${versionTime(v.version.createdTime)}`, current);
     await vscode.commands.executeCommand('vscode.diff', v.uri, v.entryUri, title);
   },
 };

@@ -14,7 +14,8 @@ import { t } from '../../core/text';
 import { localTime } from '../../core/time';
 import { required } from '../../core/ui';
 import { allScopes, type StoreRef } from '../listState';
-import { diffTitle, entryUri, versionTime, versionUri } from '../editor/uris';
+import { currentDiffTitle } from '../editor/diffTitles';
+import { entryUri, versionTime, versionUri } from '../editor/uris';
 import { count, fileStamp, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
@@ -47,10 +48,10 @@ function statusText(status: CompareStatus): string {
 async function openDifference(store: StoreRef, c: KeyComparison): Promise<void> {
   const address = { ...store, scope: c.scope, key: c.key };
   if (c.status === 'changed' && c.then && c.now) {
-    const title = diffTitle(
+    const title = currentDiffTitle(
       c.key,
       t`version of ${versionTime(c.then.createdTime)}`,
-      t`current, ${versionTime(c.now.createdTime)}`,
+      Date.parse(c.now.createdTime),
     );
     await vscode.commands.executeCommand('vscode.diff', versionUri(address, c.then), entryUri(address), title);
     return;

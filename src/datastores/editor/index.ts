@@ -4,6 +4,7 @@ import vscode = require('vscode');
 import type { Log } from '../../core/log';
 import type { Ui } from '../../core/ui';
 import type { DataStoresModel } from '../model';
+import { DiffTitles } from './diffTitles';
 import { EntryDocuments } from './documents';
 import { EntryEditor } from './entryEditor';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
@@ -18,6 +19,7 @@ export function activateEditor(deps: { model: DataStoresModel; ui: Ui; log: Log;
   const documents = new EntryDocuments(editor, saver, ui);
   const disposables: vscode.Disposable[] = [
     editor,
+    new DiffTitles(editor),
     files,
     documents,
     vscode.workspace.registerFileSystemProvider(entryScheme, files, { isCaseSensitive: true }),

@@ -291,6 +291,12 @@ suite('data stores in the editor', () => {
     const all = await client.datastores.listEntryVersions(at('history'));
     assert.equal(all.items.length, 4);
     assert.deepEqual(ui.messages('info'), [`Restored "history" to the version of ${time(oldest)}.`]);
+    // The open comparison follows: its right side is now the restored version, and its title says so.
+    const restored = localTime(all.items.map((v) => v.createdTime).sort()[3], { seconds: true });
+    const retitled = `history.json (version of ${time(oldest)}) ↔ history.json (current, ${restored})`;
+    await until('the comparison retitled', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === retitled),
+    );
   });
 
   test('a read-only universe opens entries read-only and refuses to save', async () => {
