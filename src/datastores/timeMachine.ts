@@ -9,6 +9,7 @@ import {
   fieldHistory,
   newestVersions,
   planCopy,
+  planPutBack,
   planRestore,
   planUndo,
   ratePerMinute,
@@ -187,6 +188,13 @@ export class TimeMachine {
   async planUndo(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
     const client = await this.model.client(store);
     const summary = await planUndo(client, auditFile, undefined, { signal, rate: restoreRate(client) });
+    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+  }
+
+  /** The dry run of putting back what a restore's raced deletes removed (the plan goes next to the audit). */
+  async planPutBack(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
+    const client = await this.model.client(store);
+    const summary = await planPutBack(client, auditFile, undefined, { signal, rate: restoreRate(client) });
     return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
   }
 

@@ -50,6 +50,8 @@ export { ratePerMinute } from '../rateLimit';
 export { DEFAULT_RESTORE_RATE, estimateMs, type RestoreRate } from './restoreEstimate';
 export {
   auditFileFor,
+  bytesOf,
+  putBackPlanFileFor,
   readAudit,
   readAuditHeader,
   readPlanHeader,
@@ -63,7 +65,8 @@ export {
   type RestorePlanHeader,
   type SkippedKey,
   type SkipReason,
+  type ValueRecord,
 } from './restoreFormat';
 export { planRestore, type PlanOptions, type RestorePlanSummary } from './restorePlan';
 export { RestoreStoppedError, runRestore, type RestoreCounts, type RestoreResult } from './restoreRun';
-export { planUndo, undoRestore } from './restoreUndo';
+export { planPutBack, planUndo, putBackRaced, racedDeletes, undoRestore } from './restoreUndo';

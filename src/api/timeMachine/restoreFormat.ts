@@ -1,13 +1,53 @@
 // The files of a restore, NDJSON, next to the plan `<plan>`:
-// - `<plan>`: `{"restorePlan":{universeId, datastoreName, selection, time?, planned, undoOf?, copyOf?}}`, then one
-//   action per key: `{n, action, scope, key, now, then?, bytes, raw?, attributes?, userIds?}` (raw: the exact JSON text).
+// - `<plan>`: `{"restorePlan":{universeId, datastoreName, selection, time?, planned, undoOf?, copyOf?, putBackOf?,
+//   undoRecord?}}`, then one action per key: `{n, action, scope, key, now, then?, bytes, raw?, base64?, attributes?,
+//   userIds?, replaces?}` (raw: the exact JSON text; replaces: the value of `now`, read when planned).
 // - `<plan>.audit.ndjson`: `{"restoreAudit":{universeId, datastoreName, plan}}`, then one line per write:
-//   `{n, action, scope, key, before, written, found?, raced?}`.
+//   `{n, action, scope, key, before, written, found?, raced?, replaced?}` (replaced: the value of `before`).
 // - `<plan>.skipped.ndjson`: `{n, action, scope, key, reason, current?}` per key left alone.
 // - `<plan>.failures.ndjson`: `{n, action, scope, key, error}`, replaced each run (failed actions are tried again).
+import { isUtf8 } from 'node:buffer';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { readLines } from '../bulk/ndjson';
 import { isRecord } from '../schemas';
+
+/**
+ * A value kept in a file: its exact bytes (`raw`, the JSON text, when they are UTF-8 JSON; else `base64`), its
+ * attributes and user ids.
+ */
+export interface ValueRecord {
+  raw?: string;
+  base64?: string;
+  attributes: Record<string, unknown>;
+  userIds: number[];
+}
+
+/** The record of an entry read: the text when its bytes are UTF-8 JSON, else base64. */
+export function recordOf(entry: { raw: Buffer; attributes: Record<string, unknown>; userIds: number[] }): ValueRecord {
+  const { raw, attributes, userIds } = entry;
+  let text: string | undefined;
+  if (isUtf8(raw)) {
+    text = raw.toString('utf8');
+    try {
+      JSON.parse(text);
+    } catch {
+      text = undefined;
+    }
+  }
+  return text === undefined
+    ? { base64: raw.toString('base64'), attributes, userIds }
+    : { raw: text, attributes, userIds };
+}
+
+/** The bytes a record or an action holds: its text, or its base64 decoded. */
+export const bytesOf = (v: { raw?: string; base64?: string }): string | Buffer =>
+  v.raw ?? Buffer.from(v.base64 ?? '', 'base64');
+
+const isValueRecord = (v: unknown): v is ValueRecord =>
+  isRecord(v) &&
+  (typeof v.raw === 'string' || typeof v.base64 === 'string') &&
+  isRecord(v.attributes) &&
+  Array.isArray(v.userIds);
 
 /** write: put back the value then (matchVersion = now); recreate: a key deleted since (exclusiveCreate); delete. */
 export type RestoreActionKind = 'write' | 'recreate' | 'delete';
@@ -26,8 +66,12 @@ export interface RestoreAction {
   bytes: number;
   /** The exact JSON text written (write, recreate). */
   raw?: string;
+  /** Instead of raw: the exact bytes written, when they are no UTF-8 JSON (an undo from a record). */
+  base64?: string;
   attributes?: Record<string, unknown>;
   userIds?: number[];
+  /** What `now` holds, read when planned (write, delete): the run keeps it in its audit line for Undo. */
+  replaces?: ValueRecord;
 }
 
 export interface RestorePlanHeader {
@@ -42,6 +86,10 @@ export interface RestorePlanHeader {
   /** What a copy plan (planCopy) copies from: another store, or an export file. */
   copyOf?:
     { universeId: number | string; datastoreName: string; scope?: string; allScopes?: boolean } | { file: string };
+  /** The audit file whose raced deletes a put-back plan (planPutBack) re-creates. */
+  putBackOf?: string;
+  /** Where the run keeps the value each action replaces (Undo reads it there, not from history), and how long. */
+  undoRecord?: { file: string; kept: string };
 }
 
 export type SkipReason = 'changed' | 'exists' | 'deleted';
@@ -70,6 +118,11 @@ export interface AuditLine {
   found?: true;
   /** A delete whose version check passed, but the version it deleted was written in between (its `before`). */
   raced?: true;
+  /**
+   * What `before` held (write, delete), so Undo needs no version the service may thin. Absent for a recreate, when
+   * it could not be read, and in audits written before it was kept.
+   */
+  replaced?: ValueRecord;
 }
 
 /** An audit file's header. */
@@ -88,12 +141,24 @@ export const restoreFailuresFileFor = (plan: string): string => `${plan}.failure
 export const undoPlanFileFor = (auditFile: string): string =>
   `${auditFile.replace(/\.audit\.ndjson$/, '')}.undo.ndjson`;
 
+/** The plan file that puts back what raced deletes removed (planPutBack): next to the restored plan. */
+export const putBackPlanFileFor = (auditFile: string): string =>
+  `${auditFile.replace(/\.audit\.ndjson$/, '')}.put-back.ndjson`;
+
+/** What the plan header says of the record a run keeps in its audit file. */
+export const undoRecordOf = (planFile: string): { file: string; kept: string } => ({
+  file: auditFileFor(planFile),
+  kept:
+    'as long as that file is kept: Undo reads each replaced value, its attributes and user ids there, not from the ' +
+    "service's history (which keeps only an hour's last write, and a superseded version for 30 days)",
+});
+
 const ACTIONS: readonly unknown[] = ['write', 'recreate', 'delete'];
 
 /** An action line of a plan, with its newline. */
 export function formatAction(a: RestoreAction): string {
-  const { n, action, scope, key, now, then, bytes, raw, attributes, userIds } = a;
-  return `${JSON.stringify({ n, action, scope, key, now, then, bytes, raw, attributes, userIds })}\n`;
+  const { n, action, scope, key, now, then, bytes, raw, base64, attributes, userIds, replaces } = a;
+  return `${JSON.stringify({ n, action, scope, key, now, then, bytes, raw, base64, attributes, userIds, replaces })}\n`;
 }
 
 /** An action line of a plan; throws an Error naming the line when it is not one. */
@@ -111,8 +176,11 @@ function parseAction(text: string, line: number): RestoreAction {
     typeof a.scope === 'string' &&
     typeof a.key === 'string' &&
     typeof a.now === 'string' &&
-    (a.action === 'delete' || (typeof a.raw === 'string' && typeof a.then === 'string'));
+    (a.action === 'delete' ||
+      ((typeof a.raw === 'string' || typeof a.base64 === 'string') && typeof a.then === 'string'));
   if (!ok) throw new Error(`Line ${line} of the plan is not a restore action`);
+  const r = a as Record<string, unknown>;
+  if (r.replaces !== undefined && !isValueRecord(r.replaces)) delete r.replaces;
   return a as unknown as RestoreAction;
 }
 
@@ -220,7 +288,10 @@ function auditLine(text: string): AuditLine | undefined {
     typeof a.key === 'string' &&
     typeof a.before === 'string' &&
     typeof a.written === 'string';
-  return ok ? (a as unknown as AuditLine) : undefined;
+  if (!ok) return undefined;
+  const r = a as Record<string, unknown>;
+  if (r.replaced !== undefined && !isValueRecord(r.replaced)) delete r.replaced; // Undo falls back to history
+  return a as unknown as AuditLine;
 }
 
 /**

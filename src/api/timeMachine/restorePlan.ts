@@ -11,11 +11,14 @@ import { estimateMs, type RestoreRate } from './restoreEstimate';
 import {
   auditFileFor,
   formatAction,
+  recordOf,
   restoreFailuresFileFor,
   skippedFileFor,
   type RestoreAction,
   type RestoreActionKind,
   type RestorePlanHeader,
+  undoRecordOf,
+  type ValueRecord,
 } from './restoreFormat';
 
 export interface RestorePlanSummary extends Record<RestoreActionKind, number> {
@@ -130,6 +133,17 @@ export async function writeAction(
   };
 }
 
+/** What `version` holds now, for the run to keep as what it replaced; undefined when it cannot be read. */
+async function replaced(
+  run: BulkRun,
+  client: OpenApiClient,
+  address: EntryAddress & { scope: string },
+  version: EntryVersion,
+): Promise<ValueRecord | undefined> {
+  const entry = await run.scheduler.run(() => readVersion(client, address, version, { signal: run.signal }));
+  return entry && recordOf(entry);
+}
+
 /**
  * The dry run: compares the selection with `time` and writes the plan of what would put it back to `planFile`
  * (replacing it), reading the value then of every key to write. Returns the counts, bytes, requests and estimate.
@@ -157,6 +171,7 @@ export async function planRestore(
     },
     time: time.toISOString(),
     planned: new Date().toISOString(),
+    undoRecord: undoRecordOf(planFile),
   };
   let unchanged = 0;
   const summary = await bulkRun(client, opts, async (run) => {
@@ -169,10 +184,15 @@ export async function planRestore(
     };
     const plan = async (c: KeyComparison): Promise<RestoreAction | { gone: { scope: string; key: string } }> => {
       const address = { universeId, datastoreName, scope: c.scope, key: c.key };
+      // What a write or delete replaces is read now and kept by the run: Undo then needs no version from history.
+      const replaces = c.status === 'deleted' ? undefined : replaced(run, client, address, c.now!);
       if (c.status === 'created') {
-        return { n: 0, action: 'delete', scope: c.scope, key: c.key, now: c.now!.version, bytes: 0 };
+        const a: RestoreAction = { n: 0, action: 'delete', scope: c.scope, key: c.key, now: c.now!.version, bytes: 0 };
+        return { ...a, replaces: await replaces };
       }
-      return writeAction(run, client, address, c.status === 'changed' ? 'write' : 'recreate', c.then!, c.now!.version);
+      const kind = c.status === 'changed' ? 'write' : 'recreate';
+      const [a, was] = await Promise.all([writeAction(run, client, address, kind, c.then!, c.now!.version), replaces]);
+      return 'gone' in a ? a : { ...a, replaces: was };
     };
     return writePlan(planFile, header, run.map(singles(differing()), plan), opts.rate, started);
   });

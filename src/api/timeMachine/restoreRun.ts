@@ -1,19 +1,23 @@
 // Restore to Time, the run of a plan: every write conditioned on the version seen when planning, so a key someone
 // changed meanwhile is skipped and listed, never overwritten. Its progress is its audit file (what was written) and
-// its skipped file: a stopped run goes on where it stopped. The audit file is also what an undo puts back.
+// its skipped file: a stopped run goes on where it stopped. The audit file is also what an undo puts back: each line
+// keeps the value the action replaced (from the plan, or read just after a raced delete).
 import { rm, stat } from 'node:fs/promises';
 import type { OpenApiClient } from '../client';
 import { contentMd5, sameWrite } from '../datastores';
 import { isAbort, NotFoundError, PreconditionFailedError } from '../errors';
 import type { EntryMetadata } from '../schemas';
 import { Progress, startRun, StoppedError, type BulkOptions, type BulkRun } from '../bulk/progress';
-import { newestVersions } from './at';
+import { newestVersions, readVersion } from './at';
 import {
   Appender,
   auditFileFor,
+  bytesOf,
   objectLines,
   planActions,
+  readAudit,
   readPlanHeader,
+  recordOf,
   restoreFailuresFileFor,
   skippedFileFor,
   type AuditLine,
@@ -49,7 +53,7 @@ export type RestoreStoppedError = StoppedError<RestoreResult>;
 
 /** Whether the entry a 412 describes is exactly what the action writes: an earlier attempt of it went through. */
 const isOurs = (current: EntryMetadata | undefined, a: RestoreAction): boolean =>
-  a.raw !== undefined && sameWrite(current, contentMd5(a.raw), a);
+  a.action !== 'delete' && sameWrite(current, contentMd5(bytesOf(a)), a);
 
 type Outcome = { audit: AuditLine } | { skip: SkippedKey } | { error: string };
 
@@ -68,7 +72,7 @@ export async function runRestore(
   const { universeId, datastoreName } = header;
   const auditFile = auditFileFor(planFile);
   const done = new Set<number>();
-  for await (const line of objectLines(auditFile)) done.add(line.n as number);
+  for await (const line of readAudit(auditFile)) done.add(line.n);
   for await (const line of objectLines(skippedFileFor(planFile))) done.add(line.n as number);
 
   const audit = new Appender(
@@ -91,6 +95,8 @@ export async function runRestore(
     const address = { universeId, datastoreName, scope: a.scope, key: a.key };
     const line = { n: a.n, action: a.action, scope: a.scope, key: a.key };
     const skip = (reason: SkipReason, current?: string): Outcome => ({ skip: { ...line, reason, current } });
+    // A write or delete that went through replaced `now`: what it held, read when planned, goes into the audit.
+    const kept = (l: AuditLine): Outcome => ({ audit: a.replaces ? { ...l, replaced: a.replaces } : l });
     if (a.action !== 'delete') {
       try {
         const v = await scheduler.run(() =>
@@ -100,7 +106,7 @@ export async function runRestore(
               datastoreName,
               scope: a.scope,
               entryKey: a.key,
-              raw: a.raw,
+              raw: bytesOf(a),
               attributes: a.attributes,
               userIds: a.userIds,
               ...(a.action === 'write' ? { matchVersion: a.now } : { exclusiveCreate: true }),
@@ -108,11 +114,11 @@ export async function runRestore(
             call,
           ),
         );
-        return { audit: { ...line, before: a.now, written: v.version } };
+        return kept({ ...line, before: a.now, written: v.version });
       } catch (error) {
         if (!(error instanceof PreconditionFailedError)) throw error;
         if (isOurs(error.current, a))
-          return { audit: { ...line, before: a.now, written: error.current!.version, found: true } };
+          return kept({ ...line, before: a.now, written: error.current!.version, found: true });
         if (a.action === 'write') return skip(error.current ? 'changed' : 'deleted', error.current?.version);
         return skip('exists', error.current?.version);
       }
@@ -121,8 +127,7 @@ export async function runRestore(
     const head = await scheduler.run(() => newestVersions(client, address, 2, undefined, call));
     if (!head[0]) return skip('deleted');
     if (head[0].deleted) {
-      if (head[1]?.version === a.now)
-        return { audit: { ...line, before: a.now, written: head[0].version, found: true } };
+      if (head[1]?.version === a.now) return kept({ ...line, before: a.now, written: head[0].version, found: true });
       return skip('deleted', head[0].version);
     }
     if (head[0].version !== a.now) return skip('changed', head[0].version);
@@ -136,8 +141,16 @@ export async function runRestore(
     const i = after.findIndex((v) => v.deleted);
     const [tomb, previous] = [after[i], after[i + 1]];
     const result: AuditLine = { ...line, before: previous?.version ?? a.now, written: tomb?.version ?? '' };
-    if (previous && previous.version !== a.now) result.raced = true;
-    return { audit: result };
+    if (!previous || previous.version === a.now) return kept(result);
+    // Raced: keep the other writer's value now, while the history still holds it (an hour's last write is the tomb).
+    result.raced = true;
+    const theirs = await scheduler
+      .run(() => readVersion(client, address, previous, call))
+      .catch((error: unknown) => {
+        if (isAbort(error)) throw error;
+        return undefined; // Undo and Put Back read the history instead
+      });
+    return { audit: theirs ? { ...result, replaced: recordOf(theirs) } : result };
   };
 
   const act = async (run: BulkRun, a: RestoreAction): Promise<Outcome> => {

@@ -1,18 +1,19 @@
 // What Restore to Time…, Undo a Restore… and Copy Differences… share: the dry run asked as a modal question, the run under one
-// cancellable notification (count, rate, time left), and the summary with the skipped keys, the audit and Undo.
+// cancellable notification (count, rate, time left), and the summary with the skipped keys, the audit and Undo, and
+// the deletes that raced another writer, with Put Back.
 import { runFollowUp } from '../../core/commands';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
 import {
   auditFileFor,
+  putBackPlanFileFor,
   RestoreStoppedError,
   undoPlanFileFor,
   type RestoreCounts,
   type RestorePlanHeader,
   type RestorePlanSummary,
   type RestoreResult,
-  type SkippedKey,
 } from '../../api';
 import { isCancel, reason } from '../../core/errors';
 import { formatBytes } from '../../core/format';
@@ -34,10 +35,14 @@ export interface PlanRun {
   undoOf?: string;
   /** A copy: what it copies from (`Players (scope global) of Staging`, `backup.ndjson`). */
   copyOf?: string;
+  /** A put-back: the audit file whose raced deletes it re-creates. */
+  putBackOf?: string;
 }
 
 /** Skipped keys named in the summary; the skipped file lists them all. */
 const SKIPPED_NAMED = 10;
+/** Raced keys named in the summary; the log lists them all. */
+const RACED_NAMED = 5;
 
 /** The first line of a plan or audit file: its header object under `name`, or undefined. */
 function headerOf(file: string, name: string): Record<string, unknown> | undefined {
@@ -108,6 +113,8 @@ const counts = (c: RestoreCounts, run: PlanRun): string =>
 
 /** How to go on with a stopped run. */
 function again(run: PlanRun): string {
+  if (run.putBackOf)
+    return t`Choose Put Back again, or run Undo a Restore… on ${path.basename(run.putBackOf)}, which puts these keys back too.`;
   return run.undoOf
     ? t`Run Undo a Restore… on the same audit file (${path.basename(run.undoOf)}) and choose Continue to finish it.`
     : t`Run Restore to Time… on ${run.store.datastoreName} with the same plan file (${path.basename(run.planFile)}) and choose Continue to finish it.`;
@@ -159,11 +166,13 @@ export async function confirmPlan(
 
 /** Runs the plan (or the rest of a stopped one) under a notification; `total`: the plan's actions. */
 async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Promise<RestoreResult> {
-  const title = run.undoOf
-    ? t`Undoing the restore of ${run.what}`
-    : run.copyOf
-      ? t`Copying the differences of ${run.copyOf} to ${run.what}`
-      : t`Restoring ${run.what} to ${run.when ?? ''}`;
+  const title = run.putBackOf
+    ? t`Putting back what another writer wrote to ${run.what}`
+    : run.undoOf
+      ? t`Undoing the restore of ${run.what}`
+      : run.copyOf
+        ? t`Copying the differences of ${run.copyOf} to ${run.what}`
+        : t`Restoring ${run.what} to ${run.when ?? ''}`;
   try {
     return await runBulk(ctx, {
       title,
@@ -179,11 +188,13 @@ async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Pro
       },
       run: (opts) => ctx.timeMachine.runRestore(run.store, run.planFile, opts),
       stopped: (c) =>
-        run.undoOf
-          ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
-          : run.copyOf
-            ? t`The copy of the differences of ${run.copyOf} to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
-            : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`,
+        run.putBackOf
+          ? t`The put-back of what another writer wrote to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
+          : run.undoOf
+            ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
+            : run.copyOf
+              ? t`The copy of the differences of ${run.copyOf} to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
+              : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`,
     });
   } catch (error) {
     if (error instanceof RestoreStoppedError && !isCancel(error))
@@ -192,46 +203,93 @@ async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Pro
   }
 }
 
-function named(skipped: SkippedKey[]): string {
-  const scopes = new Set(skipped.map((k) => k.scope)).size > 1 || skipped.some((k) => k.scope !== 'global');
-  const names = skipped.slice(0, SKIPPED_NAMED).map((k) => (scopes ? `${k.scope}/${k.key}` : k.key));
-  const more = skipped.length - names.length;
+function named(some: { scope: string; key: string }[], most = SKIPPED_NAMED): string {
+  const scopes = new Set(some.map((k) => k.scope)).size > 1 || some.some((k) => k.scope !== 'global');
+  const names = some.slice(0, most).map((k) => (scopes ? `${k.scope}/${k.key}` : k.key));
+  const more = some.length - names.length;
   return more > 0 ? t`${names.join(', ')} and ${count(more)} more` : names.join(', ');
 }
 
 /** The summary of a run: counts, the keys skipped, and Open Skipped, Undo (a restore) and Open Audit. */
 function showResult(ctx: DataStoresContext, run: PlanRun, result: RestoreResult): string {
-  const heading = run.undoOf
-    ? t`Undid the restore of ${run.what}`
-    : run.copyOf
-      ? t`Copied the differences of ${run.copyOf} to ${run.what}`
-      : t`Restored ${run.what} to ${run.when ?? ''}`;
+  const heading = run.putBackOf
+    ? t`Put back what another writer wrote to ${run.what}`
+    : run.undoOf
+      ? t`Undid the restore of ${run.what}`
+      : run.copyOf
+        ? t`Copied the differences of ${run.copyOf} to ${run.what}`
+        : t`Restored ${run.what} to ${run.when ?? ''}`;
   const parts = [t`${heading}: ${counts(result, run)} in ${seconds(result.ms)}.`];
   if (result.earlier) parts.push(t`${keys(result.earlier)} were done by an earlier run.`);
   if (result.skippedKeys.length)
     parts.push(t`Skipped as changed since the plan, never overwritten: ${named(result.skippedKeys)}.`);
+  const raced = result.raced;
+  if (raced.length)
+    parts.push(
+      t`${keys(raced.length)} met another writer between the version check and the delete, so the delete removed that writer's value: ${named(raced, RACED_NAMED)}. Put Back re-creates those values where the key is still deleted; the versions lost are in the log.`,
+    );
   if (result.failuresFile)
     parts.push(t`The failed keys and their errors are in ${path.basename(result.failuresFile)}. ${again(run)}`);
   const text = parts.join(' ');
   ctx.log.info(text);
+  for (const l of raced)
+    ctx.log.info(
+      t`Raced delete of ${l.scope}/${l.key}: it removed version ${l.before}, written by another writer after the version check (the deletion is ${l.written}).`,
+    );
   const openSkipped = t`Open Skipped`;
   const undo = t`Undo`;
+  const putBack = t`Put Back`;
   const openAudit = t`Open Audit`;
   const audit = fs.existsSync(result.auditFile);
   const buttons = [
+    ...(raced.length ? [putBack] : []),
     ...(result.skippedFile ? [openSkipped] : []),
-    ...(!run.undoOf && begun(run.planFile) ? [undo] : []),
+    ...(!run.undoOf && !run.putBackOf && begun(run.planFile) ? [undo] : []),
     ...(audit ? [openAudit] : []),
   ];
-  const shown = result.skipped || result.failed ? ctx.ui.warn(text, {}, ...buttons) : ctx.ui.info(text, ...buttons);
+  const shown =
+    result.skipped || result.failed || raced.length ? ctx.ui.warn(text, {}, ...buttons) : ctx.ui.info(text, ...buttons);
   void shown.then((choice) =>
-    runFollowUp(ctx, 'universeExplorer.undoRestore', t`undo the restore`, async () => {
-      if (choice === openSkipped && result.skippedFile) await open(result.skippedFile);
-      if (choice === openAudit) await open(result.auditFile);
-      if (choice === undo) await undoFromAudit(ctx, run.store, result.auditFile, run.what);
-    }),
+    runFollowUp(
+      ctx,
+      'universeExplorer.undoRestore',
+      choice === putBack ? t`put back what another writer wrote` : t`undo the restore`,
+      async () => {
+        if (choice === openSkipped && result.skippedFile) await open(result.skippedFile);
+        if (choice === openAudit) await open(result.auditFile);
+        if (choice === undo) await undoFromAudit(ctx, run.store, result.auditFile, run.what);
+        if (choice === putBack) await putBackRaced(ctx, run.store, result.auditFile, run.what);
+      },
+    ),
   );
   return text;
+}
+
+/**
+ * Put Back in a summary: re-creates the values a run's raced deletes removed, each only while its key is still
+ * deleted. The button was the question, so it runs at once; a stopped put-back is continued.
+ */
+export async function putBackRaced(
+  ctx: DataStoresContext,
+  store: StoreRef,
+  auditFile: string,
+  what: string,
+): Promise<RestoreResult | undefined> {
+  const run: PlanRun = { store, what, planFile: putBackPlanFileFor(auditFile), putBackOf: auditFile };
+  if (begun(run.planFile)) return runAndShow(ctx, run, await planLength(run.planFile));
+  const summary = await ctx.ui.progress(
+    t`Planning the put-back of what another writer wrote to ${what}`,
+    (signal) => ctx.timeMachine.planPutBack(store, auditFile, signal),
+    { delayMs: 500 },
+  );
+  if (!actions(summary)) {
+    void ctx.ui.warn(
+      t`Nothing to put back: the versions the raced deletes removed are no longer kept (${keys(summary.gone.length)}).`,
+      {},
+    );
+    return undefined;
+  }
+  return runAndShow(ctx, run, actions(summary));
 }
 
 /** Runs a plan the user confirmed (or continues one), then shows its summary. */

@@ -78,6 +78,7 @@ async function continueRestore(
       planFile,
       when: header.time ? localTime(header.time, { seconds: true }) : undefined,
       undoOf: header.undoOf,
+      putBackOf: header.putBackOf,
     },
     await planLength(planFile),
   );

@@ -19,6 +19,8 @@ import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
 import { extensionApi, label, ScriptedUi, until } from './support';
+import { withProgress } from '../../../src/core/progress';
+import type { Ui } from '../../../src/core/ui';
 
 const KEY = 'time-machine-key';
 const U = 123456;
@@ -335,6 +337,7 @@ suite('time machine: restore', () => {
     await set('R4', 'a', 2);
     await set('R4', 'd', 1);
     for (const k of ['x', 'y', 'z']) await set('R6', k, 2);
+    await set('R7', 'c', 'created since');
     await Promise.all(Array.from({ length: KEYS }, (_, i) => set('R5', `k${String(i).padStart(2, '0')}`, 1)));
     await service.connect(ctx, RNAME, [{ id: U, name: 'RT Universe' }]);
   });
@@ -435,6 +438,66 @@ suite('time machine: restore', () => {
       /^Undid the restore of R4 \(scope global\): 1 written, 1 re-created, 0 deleted, 0 skipped, 0 failed in /,
     );
     assert.deepEqual(await values('R4', ['a', 'd']), { a: 2, d: 1 });
+  });
+
+  test('a delete that raced another writer is named in the summary and the log, and Put Back re-creates their value', async () => {
+    const file = path.join(dir, 'r7.ndjson');
+    const ui = restoreUi('R7', file)
+      .on('warn', /^Restore R7 \(scope global\) to .*\? 0 written, 0 re-created, 1 deleted, /, 'Restore')
+      .on('warn', /^Restored R7 /, 'Put Back')
+      .on('info', /^Put back what another writer wrote to R7/, undefined);
+    // The delete is held 1 s after its version check; another writer writes the key once that check is seen.
+    const checks = async () => (await emulator.requests({ method: 'GET', path: '/versions' })).length;
+    let planned = 0;
+    let buttons: string[] = [];
+    const warn = ui.warn.bind(ui);
+    const withButtons: Ui = ui; // ScriptedUi's warn leaves the buttons out of its type
+    withButtons.warn = async (message, _options, ...actions) => {
+      if (message.startsWith('Restore R7 ')) planned = await checks(); // the reads of the dry run are done
+      if (message.startsWith('Restored R7 ')) buttons = actions;
+      return warn(message);
+    };
+    let theirs: Promise<unknown> | undefined;
+    ui.progress = (title, task, options) => {
+      if (title.startsWith('Restoring R7'))
+        theirs = until('the version check of the delete', async () => (await checks()) > planned).then(() =>
+          set('R7', 'c', 'theirs', [77]),
+        );
+      return withProgress(title, task, options);
+    };
+    ctx.ui = ui;
+    await emulator.fault({ method: 'DELETE', path: '/datastore/entries/entry', delayMs: 1000, times: 1 });
+    const result = await restore('R7');
+    assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
+    await theirs;
+    assert.deepEqual(
+      result.raced.map((l) => l.key),
+      ['c'],
+    );
+    const summary = ui.messages('warn').find((m) => m.startsWith('Restored R7'));
+    assert.match(
+      summary ?? '',
+      /: 0 written, 0 re-created, 1 deleted, 0 skipped, 0 failed in .* 1 key met another writer between the version check and the delete, so the delete removed that writer's value: c\. Put Back re-creates /,
+    );
+    assert.deepEqual(buttons, ['Put Back', 'Undo', 'Open Audit'], 'Put Back offered at once');
+    const lost = result.raced[0].before;
+    assert.ok(
+      ctx.log
+        .lines()
+        .some((l) => l.includes(`Raced delete of global/c: it removed version ${lost}, written by another writer`)),
+      'the log names the version lost',
+    );
+    await until('the summary of the put-back', () =>
+      ui.messages('info').some((m) => m.startsWith('Put back what another writer wrote to R7')),
+    );
+    assert.deepEqual(ui.messages('error'), []);
+    assert.match(
+      ui.messages('info').find((m) => m.startsWith('Put back'))!,
+      /^Put back what another writer wrote to R7 \(scope global\): 0 written, 1 re-created, 0 deleted, 0 skipped, 0 failed in /,
+    );
+    const entry = await client.datastores.getEntry(at('R7', 'c'));
+    assert.deepEqual([entry.value, entry.userIds], ['theirs', [77]]);
+    assert.ok(fs.existsSync(path.join(dir, 'r7.ndjson.put-back.ndjson')));
   });
 
   test('a cancel of the progress says how to continue, and Continue with the same plan file finishes it', async () => {
