@@ -314,7 +314,7 @@ async function* listing(side: CompareSide, run: BulkRun | undefined, signal?: Ab
 }
 
 /**
- * Every key of one side, sorted in `order`. A store that lists a key twice has one entry for it; a file that holds a
+ * Every key of one side, sorted in `order` from the last (so the join pops each once paired). A store that lists a key twice has one entry for it; a file that holds a
  * key twice is refused, since its two lines may differ.
  */
 async function sortedKeys(
@@ -325,7 +325,7 @@ async function sortedKeys(
 ): Promise<Listed[]> {
   const keys: Listed[] = [];
   for await (const batch of listing(side, run, signal)) for (const k of batch) keys.push(k);
-  keys.sort((a, b) => order(a, b, scoped)); // stable: a file's lines of one key stay in file order
+  keys.sort((a, b) => order(b, a, scoped)); // stable: a file's lines of one key stay in file order
   let n = 0;
   for (const k of keys) {
     const last = n > 0 ? keys[n - 1] : undefined;
@@ -360,18 +360,18 @@ function entryOf(side: FileSide, number: number, text: string): EntryLine {
   }
 }
 
-/** Merges two sorted key lists into pairs, in batches. */
+/** Merges two key lists sorted last first into pairs, first first, in batches, letting each key go once paired. */
 async function* mergeJoin(source: Listed[], target: Listed[], scoped: boolean): AsyncGenerator<Pair[]> {
-  let [i, j] = [0, 0];
   let batch: Pair[] = [];
-  while (i < source.length || j < target.length) {
-    const c = j === target.length ? -1 : i === source.length ? 1 : order(source[i], target[j], scoped);
-    const k = c <= 0 ? source[i] : target[j];
+  while (source.length || target.length) {
+    const [s, t] = [source.at(-1), target.at(-1)];
+    const c = !t ? -1 : !s ? 1 : order(s, t, scoped);
+    const k = (c <= 0 ? s : t)!;
     batch.push({
       scope: k.scope,
       key: k.key,
-      source: c <= 0 ? source[i++] : undefined,
-      target: c >= 0 ? target[j++] : undefined,
+      source: c <= 0 ? source.pop() : undefined,
+      target: c >= 0 ? target.pop() : undefined,
     });
     if (batch.length === 100) {
       yield batch;
