@@ -116,8 +116,8 @@ const codePointRank = (unit: number): number => (unit < 0xd800 ? unit : unit < 0
  * the live value with line breaks made spaces and outer whitespace dropped, as the export wrote it); attributes by
  * canonical JSON, user ids as sets. Both sides must be one scope each (keys are matched by key, whatever the scope
  * names), or all scopes each (matched by scope and key). Requests: the listing of each live side and one Get Entry per
- * key on each live side listing it. Memory: every key of both sides (a few MB for 100,000 keys), plus the window of
- * entries being read.
+ * key on each live side listing it. Memory: every key of both sides until it is compared (about 100 bytes a key on
+ * each side), plus the window of entries being read.
  */
 export async function* compareStores(
   source: CompareSide,
@@ -314,8 +314,8 @@ async function* listing(side: CompareSide, run: BulkRun | undefined, signal?: Ab
 }
 
 /**
- * Every key of one side, sorted in `order` from the last (so the join pops each once paired). A store that lists a key twice has one entry for it; a file that holds a
- * key twice is refused, since its two lines may differ.
+ * Every key of one side, sorted in `order` from the last (so the join pops each once paired). A store that lists a
+ * key twice has one entry for it; a file that holds a key twice is refused, since its two lines may differ.
  */
 async function sortedKeys(
   side: CompareSide,
@@ -347,7 +347,9 @@ async function readLine(side: FileSide, handle: FileHandle, k: Listed): Promise<
   const { bytesRead } = await handle.read(bytes, 0, bytes.length, k.start);
   const entry = entryOf(side, k.line!, bytes.toString('utf8', 0, bytesRead).replace(/\r?\n$/, ''));
   if (entry.scope !== k.scope || entry.key !== k.key) {
-    throw new Error(`${side.file} changed while it was compared: line ${k.line} no longer holds ${k.key}`);
+    throw new Error(
+      `${side.file} changed while it was compared: line ${k.line} no longer holds ${JSON.stringify(k.key)}`,
+    );
   }
   return entry;
 }
