@@ -1,7 +1,10 @@
 // Compare two stores: two stores of one universe, one store in two universes (each side with its own client), or a
-// store against an export file. Both sides are listed in key order (List Entries lists by scope, then key; an export
-// file keeps that order), so the two listings are merge-joined: only a page of keys per side and the window of keys
-// being read are held, never a store. A side found out of order stops the comparison with an error.
+// store against an export file. The service promises no listing order (docs/SERVICE.md, "Paging cursors") and an
+// export file may hold its lines in any order (a resumed export appends what it had left), so neither side is trusted
+// to be sorted: each side's keys are listed in full (keys only; a file's by the place of each line), sorted by UTF-8
+// bytes and merge-joined. Entries are then read a window at a time, never a whole store.
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { OpenApiClient } from '../client';
 import type { EntryKey } from '../datastores';
 import { notFoundAs } from '../errors';
@@ -68,11 +71,15 @@ interface Held {
   attributes: Record<string, unknown>;
   userIds: number[];
   version?: string;
+  /** The export line it was read from. */
+  line?: EntryLine;
 }
 
-/** A key listed by one side; a file's entry comes with it. */
+/** A key listed by one side; for a file, where its line is (bytes start to end), read again when compared. */
 interface Listed extends EntryKey {
-  line?: EntryLine;
+  line?: number;
+  start?: number;
+  end?: number;
 }
 
 /** A key of the merged listings, and which sides listed it. */
@@ -83,24 +90,63 @@ interface Pair extends EntryKey {
 
 const isFile = (side: CompareSide): side is FileSide => 'file' in side;
 
-/** Listing order: scope, then key, by UTF-16 code units (as the service and the emulator sort). */
-const order = (a: EntryKey, b: EntryKey, scoped: boolean): number => {
-  if (scoped && a.scope !== b.scope) return a.scope < b.scope ? -1 : 1;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-};
+/** The order keys are joined and yielded in: scope (with all scopes), then key, each by UTF-8 bytes. */
+const order = (a: EntryKey, b: EntryKey, scoped: boolean): number =>
+  (scoped && utf8Order(a.scope, b.scope)) || utf8Order(a.key, b.key);
 
 /**
- * Yields one comparison per key listed by either side, in key order, and returns the counts. Values are compared by
- * their exact bytes (against an export file, the live value with line breaks made spaces and outer whitespace
- * dropped, as the export wrote it); attributes by canonical JSON, user ids as sets. Both sides must be one scope each
- * (keys are matched by key, whatever the scope names), or all scopes each (matched by scope and key). Requests: the
- * listing of each live side and one Get Entry per key on each live side listing it.
+ * Compares two strings as their UTF-8 bytes would compare (code point order), without encoding them: code units
+ * differ from it only where a surrogate (D800-DFFF, half of a code point above FFFF) meets E000-FFFF, so surrogates
+ * are moved above those.
+ */
+export function utf8Order(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+const codePointRank = (unit: number): number => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
+
+/**
+ * Yields one comparison per key listed by either side, in key order (scope, then key, by UTF-8 bytes, whatever order
+ * the sides list them in), and returns the counts. Values are compared by their exact bytes (against an export file,
+ * the live value with line breaks made spaces and outer whitespace dropped, as the export wrote it); attributes by
+ * canonical JSON, user ids as sets. Both sides must be one scope each (keys are matched by key, whatever the scope
+ * names), or all scopes each (matched by scope and key). Requests: the listing of each live side and one Get Entry per
+ * key on each live side listing it. Memory: every key of both sides until it is compared (about 100 bytes a key on
+ * each side), plus the window of entries being read.
  */
 export async function* compareStores(
   source: CompareSide,
   target: CompareSide,
   opts: CompareStoresOptions = {},
 ): AsyncGenerator<StoresComparison, StoresSummary> {
+  const compared = compareSides(source, target, opts);
+  try {
+    for (let r = await compared.next(); ; r = await compared.next()) {
+      if (r.done) return r.value;
+      yield r.value.result;
+    }
+  } finally {
+    await compared.return(undefined as never);
+  }
+}
+
+/** A comparison, with the source's export line when the source is a file (what planCopy writes). */
+export interface ComparedKey {
+  result: StoresComparison;
+  sourceLine?: EntryLine;
+}
+
+/** compareStores, each comparison with the source's export line. */
+export async function* compareSides(
+  source: CompareSide,
+  target: CompareSide,
+  opts: CompareStoresOptions = {},
+): AsyncGenerator<ComparedKey, StoresSummary> {
   const [sourceHeader, targetHeader] = await Promise.all([fileHeader(source), fileHeader(target)]);
   const scoped = allScopes(source, sourceHeader);
   if (scoped !== allScopes(target, targetHeader)) {
@@ -122,15 +168,15 @@ export async function* compareStores(
     (c) => c.same + c.different + c.onlySource + c.onlyTarget + c.gone,
     opts.onProgress,
   );
+  const handles: (FileHandle | undefined)[] = [];
 
-  const readSide = async (side: CompareSide, run: BulkRun | undefined, k: Listed | undefined) => {
+  const readSide = async (side: CompareSide, run: BulkRun | undefined, file: FileHandle | undefined, k?: Listed) => {
     if (!k) return undefined;
-    if (k.line) return fromLine(k.line);
-    const live = side as LiveSide;
+    if (isFile(side)) return fromLine(await readLine(side, file!, k));
     const e = await run!.scheduler
       .run(() =>
-        live.client.datastores.getEntry(
-          { universeId: live.universeId, datastoreName: live.datastoreName, scope: k.scope, entryKey: k.key },
+        side.client.datastores.getEntry(
+          { universeId: side.universeId, datastoreName: side.datastoreName, scope: k.scope, entryKey: k.key },
           { signal: run!.signal },
         ),
       )
@@ -144,27 +190,37 @@ export async function* compareStores(
       }
     );
   };
-  const comparePair = async (p: Pair): Promise<StoresComparison | undefined> => {
-    const [s, t] = await Promise.all([readSide(source, sourceRun, p.source), readSide(target, targetRun, p.target)]);
-    return compareHeld(p, s, t);
+  const comparePair = async (p: Pair): Promise<ComparedKey | undefined> => {
+    const [s, t] = await Promise.all([
+      readSide(source, sourceRun, handles[0], p.source),
+      readSide(target, targetRun, handles[1], p.target),
+    ]);
+    const result = compareHeld(p, s, t);
+    return result && { result, sourceLine: s?.line };
   };
 
   const counts = progress.counts;
   let ms: number;
   try {
+    for (const [i, side] of [source, target].entries()) if (isFile(side)) handles[i] = await open(side.file);
+    const [sourceKeys, targetKeys] = await Promise.all([
+      sortedKeys(source, sourceRun, scoped, signal),
+      sortedKeys(target, targetRun, scoped, signal),
+    ]);
     const slots = Math.max(sourceRun?.scheduler.concurrency ?? 0, targetRun?.scheduler.concurrency ?? 0) || 16;
-    const pairs = mergeJoin(listing(source, sourceRun, signal), listing(target, targetRun, signal), scoped);
+    const pairs = mergeJoin(sourceKeys, targetKeys, scoped);
     for await (const results of run.map(pairs, comparePair, { window: slots * WINDOW_PER_SLOT, progress })) {
       for (const r of results) {
         if (!r) counts.gone++;
         else {
-          counts[r.status]++;
+          counts[r.result.status]++;
           yield r;
         }
       }
     }
   } finally {
     for (const r of runs.values()) r.end();
+    await Promise.all(handles.map((h) => h?.close()));
     ms = progress.end();
   }
   return { ...counts, ms };
@@ -206,6 +262,7 @@ const fromLine = (line: EntryLine): Held => ({
   attributes: line.attributes,
   userIds: line.userIds,
   version: line.version,
+  line,
 });
 
 const allScopes = (side: CompareSide, header: ExportHeader | undefined): boolean =>
@@ -222,22 +279,20 @@ async function fileHeader(side: CompareSide): Promise<ExportHeader | undefined> 
   throw new Error(`${side.file} is empty: it is not an export file`);
 }
 
-/** One side's keys in batches, in listing order: a store's pages (one page ahead), or a file's entry lines. */
+/** One side's keys in batches, in the order it lists them: a store's pages (one page ahead), or a file's lines. */
 async function* listing(side: CompareSide, run: BulkRun | undefined, signal?: AbortSignal): AsyncGenerator<Listed[]> {
   const prefix = side.prefix ?? '';
   if (isFile(side)) {
+    let start = 0;
     for await (const lines of readLines(side.file, signal)) {
       const batch: Listed[] = [];
       for (const line of lines) {
+        const at = start;
+        start = line.end;
         // Line 1 is the header; a last line without its newline is an export cut short, not an entry.
         if (line.number === 1 || !line.terminated || line.text.trim() === '') continue;
-        let entry: EntryLine;
-        try {
-          entry = parseEntryLine(line.text);
-        } catch (error) {
-          throw new Error(`${side.file} line ${line.number}: ${(error as Error).message}`, { cause: error });
-        }
-        if (entry.key.startsWith(prefix)) batch.push({ scope: entry.scope, key: entry.key, line: entry });
+        const { scope, key } = entryOf(side, line.number, line.text);
+        if (key.startsWith(prefix)) batch.push({ scope, key, line: line.number, start: at, end: line.end });
       }
       if (batch.length) yield batch;
     }
@@ -258,79 +313,72 @@ async function* listing(side: CompareSide, run: BulkRun | undefined, signal?: Ab
   );
 }
 
-/** Reads a batched listing one key at a time, checking that it goes up in listing order. */
-class Cursor {
-  private batch: Listed[] = [];
-  private i = 0;
-  private last?: Listed;
-  private readonly it: AsyncIterator<Listed[]>;
-  current?: Listed;
-
-  constructor(
-    batches: AsyncIterable<Listed[]>,
-    private readonly name: string,
-    private readonly scoped: boolean,
-  ) {
-    this.it = batches[Symbol.asyncIterator]();
-  }
-
-  /** Whether the next key is at hand, without waiting for a page. */
-  get buffered(): boolean {
-    return this.i < this.batch.length;
-  }
-
-  async advance(): Promise<void> {
-    while (this.i >= this.batch.length) {
-      const next = await this.it.next();
-      if (next.done) {
-        this.current = undefined;
-        return;
-      }
-      [this.batch, this.i] = [next.value, 0];
-    }
-    const k = this.batch[this.i++];
-    if (this.last && order(this.last, k, this.scoped) >= 0) {
+/**
+ * Every key of one side, sorted in `order` from the last (so the join pops each once paired). A store that lists a
+ * key twice has one entry for it; a file that holds a key twice is refused, since its two lines may differ.
+ */
+async function sortedKeys(
+  side: CompareSide,
+  run: BulkRun | undefined,
+  scoped: boolean,
+  signal?: AbortSignal,
+): Promise<Listed[]> {
+  const keys: Listed[] = [];
+  for await (const batch of listing(side, run, signal)) for (const k of batch) keys.push(k);
+  keys.sort((a, b) => order(b, a, scoped)); // stable: a file's lines of one key stay in file order
+  let n = 0;
+  for (const k of keys) {
+    const last = n > 0 ? keys[n - 1] : undefined;
+    if (!last || order(last, k, scoped) !== 0) keys[n++] = k;
+    else if (isFile(side)) {
       throw new Error(
-        `The ${this.name} is not listed in key order (${JSON.stringify(k.key)} came after ` +
-          `${JSON.stringify(this.last.key)}), so it cannot be compared by streaming`,
+        `${side.file} lines ${last.line} and ${k.line} both hold ${JSON.stringify(k.key)}` +
+          `${scoped ? ` (scope ${JSON.stringify(k.scope)})` : ''}: an export holds each key once`,
       );
     }
-    this.current = this.last = k;
   }
+  keys.length = n;
+  return keys;
+}
 
-  async close(): Promise<void> {
-    await this.it.return?.();
+/** The line of a listed file key, read again from its place in the file. */
+async function readLine(side: FileSide, handle: FileHandle, k: Listed): Promise<EntryLine> {
+  const bytes = Buffer.alloc(k.end! - k.start!);
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, k.start);
+  const entry = entryOf(side, k.line!, bytes.toString('utf8', 0, bytesRead).replace(/\r?\n$/, ''));
+  if (entry.scope !== k.scope || entry.key !== k.key) {
+    throw new Error(
+      `${side.file} changed while it was compared: line ${k.line} no longer holds ${JSON.stringify(k.key)}`,
+    );
+  }
+  return entry;
+}
+
+function entryOf(side: FileSide, number: number, text: string): EntryLine {
+  try {
+    return parseEntryLine(text);
+  } catch (error) {
+    throw new Error(`${side.file} line ${number}: ${(error as Error).message}`, { cause: error });
   }
 }
 
-/** Merges two listings in key order into pairs, in batches. */
-async function* mergeJoin(
-  source: AsyncIterable<Listed[]>,
-  target: AsyncIterable<Listed[]>,
-  scoped: boolean,
-): AsyncGenerator<Pair[]> {
-  const [s, t] = [new Cursor(source, 'source', scoped), new Cursor(target, 'target', scoped)];
-  try {
-    await Promise.all([s.advance(), t.advance()]);
-    let batch: Pair[] = [];
-    while (s.current || t.current) {
-      const c = !t.current ? -1 : !s.current ? 1 : order(s.current, t.current, scoped);
-      const k = c <= 0 ? s.current! : t.current!;
-      batch.push({
-        scope: k.scope,
-        key: k.key,
-        source: c <= 0 ? s.current : undefined,
-        target: c >= 0 ? t.current : undefined,
-      });
-      // The pairs so far go out before waiting for a page, so their reads start while it comes.
-      if (batch.length >= 100 || (c <= 0 && !s.buffered) || (c >= 0 && !t.buffered)) {
-        yield batch;
-        batch = [];
-      }
-      await Promise.all([c <= 0 ? s.advance() : undefined, c >= 0 ? t.advance() : undefined]);
+/** Merges two key lists sorted last first into pairs, first first, in batches, letting each key go once paired. */
+async function* mergeJoin(source: Listed[], target: Listed[], scoped: boolean): AsyncGenerator<Pair[]> {
+  let batch: Pair[] = [];
+  while (source.length || target.length) {
+    const [s, t] = [source.at(-1), target.at(-1)];
+    const c = !t ? -1 : !s ? 1 : order(s, t, scoped);
+    const k = (c <= 0 ? s : t)!;
+    batch.push({
+      scope: k.scope,
+      key: k.key,
+      source: c <= 0 ? source.pop() : undefined,
+      target: c >= 0 ? target.pop() : undefined,
+    });
+    if (batch.length === 100) {
+      yield batch;
+      batch = [];
     }
-    if (batch.length) yield batch;
-  } finally {
-    await Promise.all([s.close(), t.close()]);
   }
+  if (batch.length) yield batch;
 }

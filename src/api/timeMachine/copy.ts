@@ -7,14 +7,14 @@
 //   `now` is "" (no live version on the target), which the audit keeps as `before`.
 // - onlyTarget: `delete` (checked against `now`, as planRestore's deletes) only with `deleteExtra`; else counted.
 // - same: nothing (counted as `unchanged`).
-// A live source is read once more per key to copy (compareStores does not keep values); an export file source has
-// the value in its line, read again alongside the comparison (both in key order).
+// A live source is read once more per key to copy (compareStores does not keep values); an export file source's line
+// comes with its comparison (compareSides).
 import type { EntryKey } from '../datastores';
 import { NotFoundError } from '../errors';
-import { parseEntryLine, readLines, type EntryLine } from '../bulk/ndjson';
+import type { EntryLine } from '../bulk/ndjson';
 import { startRun, type BulkRun } from '../bulk/progress';
 import {
-  compareStores,
+  compareSides,
   type CompareSide,
   type CompareStoresOptions,
   type FileSide,
@@ -42,57 +42,6 @@ const isFile = (side: CompareSide): side is FileSide => 'file' in side;
 
 /** A side's scope for a compared key: the key's own with all scopes, else the side's one scope. */
 const scopeOf = (side: LiveSide, c: EntryKey): string => (side.allScopes ? c.scope : (side.scope ?? 'global'));
-
-/** An export file's entry lines in order (as compareStores lists them), looked up forward by key. */
-class FileEntries {
-  private readonly it: AsyncIterator<EntryLine>;
-  private current?: EntryLine;
-  private started = false;
-
-  constructor(
-    side: FileSide,
-    private readonly scoped: boolean,
-  ) {
-    this.it = entryLines(side)[Symbol.asyncIterator]();
-  }
-
-  /** The line of `k`; lines before it are passed over (keys come in the file's order). */
-  async find(k: EntryKey): Promise<EntryLine | undefined> {
-    for (;;) {
-      if (!this.started || (this.current && !this.matches(this.current, k) && this.before(this.current, k))) {
-        this.started = true;
-        const next = await this.it.next();
-        this.current = next.done ? undefined : next.value;
-        continue;
-      }
-      return this.current && this.matches(this.current, k) ? this.current : undefined;
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.it.return?.();
-  }
-
-  private matches(l: EntryLine, k: EntryKey): boolean {
-    return l.key === k.key && (!this.scoped || l.scope === k.scope);
-  }
-
-  private before(l: EntryLine, k: EntryKey): boolean {
-    if (this.scoped && l.scope !== k.scope) return l.scope < k.scope;
-    return l.key < k.key;
-  }
-}
-
-async function* entryLines(side: FileSide): AsyncGenerator<EntryLine> {
-  const prefix = side.prefix ?? '';
-  for await (const lines of readLines(side.file)) {
-    for (const line of lines) {
-      if (line.number === 1 || !line.terminated || line.text.trim() === '') continue;
-      const entry = parseEntryLine(line.text);
-      if (entry.key.startsWith(prefix)) yield entry;
-    }
-  }
-}
 
 /**
  * The dry run of a copy: compares `source` with `target` and writes to `planFile` (replacing it) the plan that makes
@@ -127,15 +76,14 @@ export async function planCopy(
         },
   };
   const run = startRun(isFile(source) ? target.client : source.client, opts);
-  const file = isFile(source) ? new FileEntries(source, target.allScopes === true) : undefined;
   let [unchanged, extra] = [0, 0];
   try {
-    const compared = compareStores(source, target, { ...opts, signal: run.signal });
+    const compared = compareSides(source, target, { ...opts, signal: run.signal });
     const toPlan = async function* (): AsyncGenerator<[StoresComparison, EntryLine | undefined][]> {
-      for await (const c of compared) {
+      for await (const { result: c, sourceLine } of compared) {
         if (c.status === 'same') unchanged++;
         else if (c.status === 'onlyTarget' && !opts.deleteExtra) extra++;
-        else yield [[c, file && c.status !== 'onlyTarget' ? await file.find(c) : undefined]];
+        else yield [[c, sourceLine]];
       }
     };
     const plan = ([c, line]: [StoresComparison, EntryLine | undefined]): Promise<Planned> =>
@@ -143,7 +91,6 @@ export async function planCopy(
     const summary = await writePlan(planFile, header, run.map(toPlan(), plan), opts.rate, started);
     return { ...summary, unchanged, extra };
   } finally {
-    await file?.close();
     run.end();
   }
 }
