@@ -11,12 +11,12 @@ export interface Ui {
   ): Promise<T[] | undefined>;
   /**
    * A pick that also takes a typed value: `meaning(text)` says what the text stands for (shown beside it as the
-   * first item), or undefined when it is not a value. Returns the item picked or the text typed.
+   * first item), or why it is not a value. Returns the item picked or the text typed.
    */
   pickOrType<T extends vscode.QuickPickItem>(
     items: readonly T[],
     options: vscode.QuickPickOptions,
-    meaning: (text: string) => string | undefined,
+    meaning: (text: string) => Meaning,
   ): Promise<T | string | undefined>;
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   warn(
@@ -29,6 +29,19 @@ export interface Ui {
   openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined>;
   copy(text: string): Promise<void>;
   progress: Progress;
+}
+
+/**
+ * What typed text stands for, shown as the first item of a pick-or-type: a description of the value (or
+ * `{ value, detail }`, the detail on a line under it), `{ problem, detail }` saying why it is not a value (shown so
+ * the person is not left with an empty list; Enter on it does nothing), or undefined to show nothing.
+ */
+export type Meaning = string | { value: string; detail?: string } | { problem: string; detail?: string } | undefined;
+
+/** The value a `Meaning` stands for, or undefined when the text is not one. */
+export function meantValue(means: Meaning): string | undefined {
+  if (means === undefined || typeof means === 'string') return means;
+  return 'value' in means ? means.value : undefined;
 }
 
 /**
@@ -97,11 +110,12 @@ export function required<T>(answer: T | undefined): T {
 function pickOrType<T extends vscode.QuickPickItem>(
   items: readonly T[],
   options: vscode.QuickPickOptions,
-  meaning: (text: string) => string | undefined,
+  meaning: (text: string) => Meaning,
 ): Promise<T | string | undefined> {
   return new Promise((resolve) => {
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
     let typed: vscode.QuickPickItem | undefined;
+    let problem: vscode.QuickPickItem | undefined;
     let result: T | string | undefined;
     quickPick.title = options.title;
     quickPick.placeholder = options.placeHolder;
@@ -110,12 +124,19 @@ function pickOrType<T extends vscode.QuickPickItem>(
     quickPick.onDidChangeValue((value) => {
       const text = value.trim();
       const means = text ? meaning(text) : undefined;
-      typed = means === undefined ? undefined : { label: text, description: means, alwaysShow: true };
-      quickPick.items = typed ? [typed, ...items] : items;
+      const stands = meantValue(means);
+      const detail = typeof means === 'object' ? means.detail : undefined;
+      typed = stands === undefined ? undefined : { label: text, description: stands, detail, alwaysShow: true };
+      problem =
+        typeof means === 'object' && 'problem' in means
+          ? { label: `$(warning) ${text}`, description: means.problem, detail, alwaysShow: true }
+          : undefined;
+      const first = typed ?? problem;
+      quickPick.items = first ? [first, ...items] : items;
     });
     quickPick.onDidAccept(() => {
       const [picked] = quickPick.selectedItems;
-      if (!picked) return;
+      if (!picked || picked === problem) return;
       result = picked === typed ? picked.label : (picked as T);
       quickPick.hide();
     });

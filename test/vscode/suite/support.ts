@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { withProgress, type Progress } from '../../../src/core/progress';
 import type { TreeNode } from '../../../src/core/tree/node';
-import type { Ui } from '../../../src/core/ui';
+import { meantValue, type Meaning, type Ui } from '../../../src/core/ui';
 import type { EntryNode, VersionNode } from '../../../src/datastores/tree';
 import type { ExtensionApi } from '../../../src/extension';
 
@@ -40,6 +40,8 @@ interface Rule {
 export class ScriptedUi implements Ui {
   readonly prompts: Prompt[] = [];
   readonly copied: string[] = [];
+  /** What each typed answer of a pick-or-type was shown to mean. */
+  readonly meanings: { text: string; means: Meaning }[] = [];
   /** VS Code's notification unless a test replaces it (to cancel, or to see the titles). */
   progress: Progress = withProgress;
   private rules: Rule[] = [];
@@ -87,13 +89,16 @@ export class ScriptedUi implements Ui {
   async pickOrType<T extends vscode.QuickPickItem>(
     items: readonly T[],
     options: vscode.QuickPickOptions,
-    meaning: (text: string) => string | undefined,
+    meaning: (text: string) => Meaning,
   ): Promise<T | string | undefined> {
     const text = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string | undefined;
     if (text === undefined) return undefined;
     const item = items.find((i) => i.label === text);
     if (item) return item;
-    if (meaning(text) === undefined) throw new Error(`ScriptedUi: "${text}" is neither an item nor a value`);
+    const means = meaning(text);
+    this.meanings.push({ text, means });
+    if (meantValue(means) === undefined)
+      throw new Error(`ScriptedUi: "${text}" is neither an item nor a value: ${JSON.stringify(means)}`);
     return text;
   }
 
