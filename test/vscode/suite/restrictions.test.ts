@@ -211,6 +211,7 @@ suite('user restrictions in the editor', () => {
     assert.deepEqual(panel.state.rows, [
       {
         time: panel.state.rows[0].time,
+        action: 'ban',
         user: '9001',
         place: '',
         moderator: String(MODERATOR),
@@ -279,6 +280,15 @@ suite('user restrictions in the editor', () => {
     assert.equal(after.excludeAltAccounts, true);
     const node = await nodeFor(await group(), '9004');
     assert.match(String(node.item().tooltip), /Display reason: Cheating \(confirmed\)/);
+    // In the log the edit says Edit (it kept the start), not a second Ban.
+    const log = await openLog(node);
+    assert.deepEqual(
+      log.state.rows.filter((row) => row.user === '9004').map((row) => [row.action, row.displayReason]),
+      [
+        ['edit', 'Cheating (confirmed)'],
+        ['ban', 'Cheating'],
+      ],
+    );
 
     // Changing the duration through the typed prompt starts from the current one.
     answer()
@@ -326,6 +336,10 @@ suite('user restrictions in the editor', () => {
         ['9005', false, '', 'Appeal accepted'],
         ['9005', true, 'permanent', ''],
       ],
+    );
+    assert.deepEqual(
+      panel.state.rows.map((row) => row.action),
+      ['lift', 'ban'],
     );
   });
 
@@ -554,7 +568,7 @@ suite('user restrictions in the editor', () => {
     const text = fs.readFileSync(file.fsPath, 'utf8');
     assert.ok(
       text.startsWith(
-        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts\r\n',
+        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts,Action\r\n',
       ),
       text.slice(0, 120),
     );
@@ -575,6 +589,7 @@ suite('user restrictions in the editor', () => {
       'He said "hi", then left',
       'line one\nline two',
       'false',
+      'Ban',
     ]);
     assert.equal(rows.find((r) => r[1] === '9061')?.[5], '3600s');
     assert.match(ui.messages('info')[0] ?? '', /^Exported 5 restriction log entries to /);
