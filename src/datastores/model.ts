@@ -384,6 +384,16 @@ export class DataStoresModel implements vscode.Disposable {
     return this.connections.client(u.connectionId);
   }
 
+  /**
+   * Up to `limit` keys starting with `prefix` under the store's scope (its key filter aside), deleted ones as the
+   * tree shows them: what Go to Key lists as a key is typed.
+   */
+  async keysStartingWith(store: StoreRef, prefix: string, limit: number, signal: AbortSignal): Promise<EntryKey[]> {
+    const keys = storeKeys(store, { scope: this.lists.filter(store).scope, prefix });
+    const showDeleted = this.lists.deletedEntriesShown(store);
+    return (await (await this.service(store)).listKeys({ ...keys, limit, showDeleted }, { signal })).items;
+  }
+
   /** A page of the store's keys under its filter; deleted keys on v1 always, on cloud v2 with `showDeleted`. */
   async keysPage(
     store: StoreRef,

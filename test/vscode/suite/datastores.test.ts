@@ -277,6 +277,21 @@ suite('data stores in the editor', () => {
     assert.equal(kind(await entryNode('Players', 'bag')), 'entry');
   });
 
+  test('Go to Key lists the keys that start with what is typed, in the scope shown, and opens the one picked', async () => {
+    for (const key of ['go-apple', 'go-apricot', 'go-banana'])
+      await client.datastores.setEntry({ ...at(key), value: key });
+    await client.datastores.setEntry({ ...at('go-avocado', 'Players', 'season2'), value: 'other scope' });
+    answer().on('pick', /^Key in Players/, { type: 'go-ap', pick: 'go-apricot' });
+    await vscode.commands.executeCommand('universeExplorer.goToKey', await storeNode('Players'));
+    assert.deepEqual(ui.listed, [{ text: 'go-ap', labels: ['go-apple', 'go-apricot'] }]);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uriOf('go-apricot').toString());
+    assert.deepEqual(ui.messages('error'), []);
+    // A key too long to exist is shown as a problem, not taken.
+    answer().on('pick', /^Key in Players/, 'k'.repeat(51));
+    await vscode.commands.executeCommand('universeExplorer.goToKey', await storeNode('Players'));
+    assert.deepEqual(ui.meanings[0].means, { problem: 'A key has 1 to 50 bytes.' });
+  });
+
   test('versions list newest first, compare with current, and restore writes the old value as a new version', async () => {
     for (const n of [1, 2, 3]) await client.datastores.setEntry({ ...at('history'), value: { n }, attributes: { n } });
     const entry = await entryNode('Players', 'history');
@@ -400,7 +415,7 @@ suite('data stores in the editor', () => {
     );
 
     answer()
-      .on('input', /^Key in Scoped/, 'b')
+      .on('pick', /^Key in Scoped/, 'b')
       .on('input', /^Scope/, 'season2');
     await vscode.commands.executeCommand('universeExplorer.goToKey', store);
     assert.equal(vscode.window.activeTextEditor?.document.getText(), '2\n');

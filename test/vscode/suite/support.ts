@@ -42,6 +42,8 @@ export class ScriptedUi implements Ui {
   readonly copied: string[] = [];
   /** What each typed answer of a pick-or-type was shown to mean. */
   readonly meanings: { text: string; means: Meaning }[] = [];
+  /** What each pick-as-you-type listed for the text typed. */
+  readonly listed: { text: string; labels: string[] }[] = [];
   /** VS Code's notification unless a test replaces it (to cancel, or to see the titles). */
   progress: Progress = withProgress;
   private rules: Rule[] = [];
@@ -95,11 +97,39 @@ export class ScriptedUi implements Ui {
     if (text === undefined) return undefined;
     const item = items.find((i) => i.label === text);
     if (item) return item;
+    return this.typed(text, meaning);
+  }
+
+  /** Typed text that is no item: `meaning` must take it as a value. */
+  private typed(text: string, meaning: (text: string) => Meaning): string {
     const means = meaning(text);
     this.meanings.push({ text, means });
     if (meantValue(means) === undefined)
       throw new Error(`ScriptedUi: "${text}" is neither an item nor a value: ${JSON.stringify(means)}`);
     return text;
+  }
+
+  /**
+   * The answer is typed: a string (an item of that label among those listed for it, or a value `meaning` accepts), or
+   * `{ type, pick }`: the items listed for the text typed, and the label of the one picked. Records what was listed.
+   */
+  async pickAsYouType<T extends vscode.QuickPickItem>(
+    options: vscode.QuickPickOptions,
+    itemsFor: (text: string, signal: AbortSignal) => Promise<readonly T[]>,
+    meaning: (text: string) => Meaning,
+  ): Promise<T | string | undefined> {
+    const answer = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as
+      string | { type: string; pick: string } | undefined;
+    if (answer === undefined) return undefined;
+    const [text, label] = typeof answer === 'string' ? [answer, answer] : [answer.type, answer.pick];
+    // As VS Code's: a listing that fails lists nothing, and the text typed can still be taken.
+    const items = await itemsFor(text, new AbortController().signal).catch(() => [] as readonly T[]);
+    this.listed.push({ text, labels: items.map((i) => i.label) });
+    const item = items.find((i) => i.label === label);
+    if (item) return item;
+    if (typeof answer !== 'string')
+      throw new Error(`ScriptedUi: no item "${label}" listed for "${text}": ${items.map((i) => i.label).join(', ')}`);
+    return this.typed(text, meaning);
   }
 
   async pickMany<T extends vscode.QuickPickItem>(
