@@ -58,9 +58,9 @@ function beforeVersions(versions: EntryVersion[]): MomentItem[] {
   }));
 }
 
-/** The forms a typed time may take, said under text that is none of them. */
+/** The forms a typed time may take, said under text that is none of them (the words first: the line is cut short). */
 export const momentExamples = (): string =>
-  t`Understood: 3 hours ago, 2 days ago, 30m, 7d, today 09:30, yesterday (its start, 00:00), yesterday 18:00, last Tuesday 18:00, 2024-01-15 10:00 (local), 2024-01-15T09:00:00Z`;
+  t`Try: 3 hours ago, 2 days ago, yesterday 18:00, last Tuesday 18:00, today 09:30, yesterday (its start), 30m, 7d, 2024-01-15 10:00 (local), 2024-01-15T09:00:00Z`;
 
 /**
  * What a typed time stands for, as the first item of the prompt shows it: the local and UTC time (with, for a day
@@ -75,7 +75,7 @@ export function typedMeaning(read: { time: Date; form: MomentForm } | undefined,
   if (read.form !== 'day') return value;
   return {
     value,
-    detail: t`A day without a time of day means its start (00:00 local time); add a time for another, e.g. "yesterday 18:00".`,
+    detail: t`The start of that day, 00:00 local time; add a time for another, e.g. yesterday 18:00`,
   };
 }
 

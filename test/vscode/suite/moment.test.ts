@@ -26,8 +26,7 @@ suite('moment prompt', () => {
     const [{ means }] = ui.meanings;
     assert.deepEqual(means, {
       value: localAndUtc(local(1, 0).getTime(), { seconds: true }),
-      detail:
-        'A day without a time of day means its start (00:00 local time); add a time for another, e.g. "yesterday 18:00".',
+      detail: 'The start of that day, 00:00 local time; add a time for another, e.g. yesterday 18:00',
     });
   });
 
@@ -46,7 +45,10 @@ suite('moment prompt', () => {
     const [{ means }] = ui.meanings;
     assert.ok(typeof means === 'object' && 'problem' in means, JSON.stringify(means));
     assert.equal(means.problem, 'not a time this prompt understands');
-    assert.match(means.detail ?? '', /3 hours ago, 2 days ago, .*yesterday \(its start, 00:00\).*last Tuesday 18:00/);
+    assert.match(
+      means.detail ?? '',
+      /^Try: 3 hours ago, 2 days ago, yesterday 18:00, last Tuesday 18:00, today 09:30, yesterday \(its start\)/,
+    );
   });
 
   test('a time in the future is shown refused, with the reason', async () => {
