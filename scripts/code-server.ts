@@ -102,6 +102,12 @@ export const QUIET_SETTINGS: Record<string, unknown> = {
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'git.openRepositoryInParentFolders': 'never',
+  // The sandbox and the extension's tests open ports; code-server would offer each one in a toast.
+  'remote.autoForwardPorts': false,
+  'remote.restoreForwardedPorts': false,
+  'remote.forwardOnOpen': false,
+  'remote.portsAttributes': { '1-65535': { onAutoForward: 'ignore' } },
+  'remote.otherPortsAttributes': { onAutoForward: 'ignore' },
 };
 
 /** Writes <user data>/User/settings.json (merged over QUIET_SETTINGS). */

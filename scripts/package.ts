@@ -20,9 +20,17 @@ export function packageVsix(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   const out = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
   run(process.execPath, ['esbuild.js', '--minify']);
-  process.stdout.write(packWithVsce(ROOT, out));
-  console.log(checkSize(out, VSIX_BUDGET_BYTES));
+  // vsce prints the package's whole file tree; one line says what matters (npx vsce ls lists the files).
+  const packed = packSummary(packWithVsce(ROOT, out));
+  console.log(`${packed}; size ${checkSize(out, VSIX_BUDGET_BYTES).replace(`${path.basename(out)}: `, '')}`);
   return out;
+}
+
+/** vsce's "Packaged: <file> (<n> files, <size>)" as one line, without the file tree it prints before. */
+export function packSummary(vsceOutput: string): string {
+  const packaged = /Packaged: (.+)$/m.exec(vsceOutput);
+  if (!packaged) return 'packaged';
+  return `packaged ${packaged[1].trim().replace(/^.*[\\/]/, '')}`;
 }
 
 /**
@@ -115,7 +123,6 @@ function kb(bytes: number): string {
 if (require.main === module) {
   try {
     const out = packageVsix();
-    console.log(`packaged ${path.relative(process.cwd(), out) || out}`);
     console.log(`install into VS Code: code --install-extension ${path.basename(out)}`);
   } catch (err) {
     console.error((err as Error).message);

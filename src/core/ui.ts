@@ -11,12 +11,22 @@ export interface Ui {
   ): Promise<T[] | undefined>;
   /**
    * A pick that also takes a typed value: `meaning(text)` says what the text stands for (shown beside it as the
-   * first item), or undefined when it is not a value. Returns the item picked or the text typed.
+   * first item), or why it is not a value. Returns the item picked or the text typed.
    */
   pickOrType<T extends vscode.QuickPickItem>(
     items: readonly T[],
     options: vscode.QuickPickOptions,
-    meaning: (text: string) => string | undefined,
+    meaning: (text: string) => Meaning,
+  ): Promise<T | string | undefined>;
+  /**
+   * A pick whose list follows what is typed: `itemsFor(text, signal)` is asked again once typing pauses for
+   * `delayMs` (default 250), the request before it aborted, and its items replace the list. Like `pickOrType`,
+   * `meaning(text)` shows what the typed text stands for; returns the item picked or the text typed.
+   */
+  pickAsYouType<T extends vscode.QuickPickItem>(
+    options: vscode.QuickPickOptions & { delayMs?: number },
+    itemsFor: (text: string, signal: AbortSignal) => Promise<readonly T[]>,
+    meaning: (text: string) => Meaning,
   ): Promise<T | string | undefined>;
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   warn(
@@ -32,6 +42,19 @@ export interface Ui {
 }
 
 /**
+ * What typed text stands for, shown as the first item of a pick-or-type: a description of the value (or
+ * `{ value, detail }`, the detail on a line under it), `{ problem, detail }` saying why it is not a value (shown so
+ * the person is not left with an empty list; Enter on it does nothing), or undefined to show nothing.
+ */
+export type Meaning = string | { value: string; detail?: string } | { problem: string; detail?: string } | undefined;
+
+/** The value a `Meaning` stands for, or undefined when the text is not one. */
+export function meantValue(means: Meaning): string | undefined {
+  if (means === undefined || typeof means === 'string') return means;
+  return 'value' in means ? means.value : undefined;
+}
+
+/**
  * Prompts stay open when the focus moves (a click elsewhere, a tree or walkthrough page taking the focus back as the
  * previous prompt closes): only Escape dismisses them, so nothing typed is lost on the way.
  */
@@ -42,6 +65,7 @@ export const vscodeUi: Ui = {
   pick: async (items, options) => vscode.window.showQuickPick(items, stay(options)),
   pickMany: async (items, options) => vscode.window.showQuickPick(items, { ...stay(options), canPickMany: true }),
   pickOrType: (items, options, meaning) => pickOrType(items, options, meaning),
+  pickAsYouType: (options, itemsFor, meaning) => pickAsYouType(options, itemsFor, meaning),
   info: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   warn: async (message, options, ...actions) => vscode.window.showWarningMessage(message, options, ...actions),
   error: async (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
@@ -70,6 +94,8 @@ export class SwitchableUi implements Ui {
   pick: Ui['pick'] = (items, options) => this.target.pick(items, options);
   pickMany: Ui['pickMany'] = (items, options) => this.target.pickMany(items, options);
   pickOrType: Ui['pickOrType'] = (items, options, meaning) => this.target.pickOrType(items, options, meaning);
+  pickAsYouType: Ui['pickAsYouType'] = (options, itemsFor, meaning) =>
+    this.target.pickAsYouType(options, itemsFor, meaning);
   info: Ui['info'] = (message, ...actions) => this.target.info(message, ...actions);
   warn: Ui['warn'] = (message, options, ...actions) => this.target.warn(message, options, ...actions);
   error: Ui['error'] = (message, ...actions) => this.target.error(message, ...actions);
@@ -97,25 +123,25 @@ export function required<T>(answer: T | undefined): T {
 function pickOrType<T extends vscode.QuickPickItem>(
   items: readonly T[],
   options: vscode.QuickPickOptions,
-  meaning: (text: string) => string | undefined,
+  meaning: (text: string) => Meaning,
 ): Promise<T | string | undefined> {
   return new Promise((resolve) => {
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
     let typed: vscode.QuickPickItem | undefined;
+    let problem: vscode.QuickPickItem | undefined;
     let result: T | string | undefined;
     quickPick.title = options.title;
     quickPick.placeholder = options.placeHolder;
     quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
     quickPick.items = items;
     quickPick.onDidChangeValue((value) => {
-      const text = value.trim();
-      const means = text ? meaning(text) : undefined;
-      typed = means === undefined ? undefined : { label: text, description: means, alwaysShow: true };
-      quickPick.items = typed ? [typed, ...items] : items;
+      ({ typed, problem } = typedItems(value, meaning));
+      const first = typed ?? problem;
+      quickPick.items = first ? [first, ...items] : items;
     });
     quickPick.onDidAccept(() => {
       const [picked] = quickPick.selectedItems;
-      if (!picked) return;
+      if (!picked || picked === problem) return;
       result = picked === typed ? picked.label : (picked as T);
       quickPick.hide();
     });
@@ -123,6 +149,79 @@ function pickOrType<T extends vscode.QuickPickItem>(
       quickPick.dispose();
       resolve(result);
     });
+    quickPick.show();
+  });
+}
+
+/** The first item of a pick that takes typed text: what the text stands for, or why it is not a value. */
+function typedItems(
+  value: string,
+  meaning: (text: string) => Meaning,
+): { typed?: vscode.QuickPickItem; problem?: vscode.QuickPickItem } {
+  const text = value.trim();
+  const means = text ? meaning(text) : undefined;
+  const stands = meantValue(means);
+  const detail = typeof means === 'object' ? means.detail : undefined;
+  if (stands !== undefined) return { typed: { label: text, description: stands, detail, alwaysShow: true } };
+  if (typeof means === 'object' && 'problem' in means)
+    return { problem: { label: `$(warning) ${text}`, description: means.problem, detail, alwaysShow: true } };
+  return {};
+}
+
+/** VS Code's quick pick, its items listed again for what is typed once typing pauses. */
+function pickAsYouType<T extends vscode.QuickPickItem>(
+  options: vscode.QuickPickOptions & { delayMs?: number },
+  itemsFor: (text: string, signal: AbortSignal) => Promise<readonly T[]>,
+  meaning: (text: string) => Meaning,
+): Promise<T | string | undefined> {
+  return new Promise((resolve) => {
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    let listed: readonly T[] = [];
+    let first: { typed?: vscode.QuickPickItem; problem?: vscode.QuickPickItem } = {};
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let request: AbortController | undefined;
+    let result: T | string | undefined;
+    quickPick.title = options.title;
+    quickPick.placeholder = options.placeHolder;
+    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
+    const show = () => {
+      // A listed item of the same name stands for the typed text.
+      const typed = first.typed && !listed.some((i) => i.label === first.typed?.label) ? first.typed : undefined;
+      const top = typed ?? first.problem;
+      quickPick.items = top ? [top, ...listed] : listed;
+    };
+    const load = (text: string) => {
+      request?.abort();
+      const current = (request = new AbortController());
+      quickPick.busy = true;
+      void itemsFor(text, current.signal)
+        .catch(() => [] as readonly T[]) // the typed text can still be taken
+        .then((items) => {
+          if (current !== request) return;
+          listed = items;
+          quickPick.busy = false;
+          show();
+        });
+    };
+    quickPick.onDidChangeValue((value) => {
+      first = typedItems(value, meaning);
+      show();
+      clearTimeout(timer);
+      timer = setTimeout(() => load(value.trim()), options.delayMs ?? 250);
+    });
+    quickPick.onDidAccept(() => {
+      const [picked] = quickPick.selectedItems;
+      if (!picked || picked === first.problem) return;
+      result = picked === first.typed ? picked.label : (picked as T);
+      quickPick.hide();
+    });
+    quickPick.onDidHide(() => {
+      clearTimeout(timer);
+      request?.abort();
+      quickPick.dispose();
+      resolve(result);
+    });
+    load('');
     quickPick.show();
   });
 }

@@ -7,11 +7,21 @@ import { entryKey } from './editor/openEntries';
 /** What is known of a listed key: v1 lists deleted keys too until they are purged, cloud v2 when asked. */
 export type KeyState = 'live' | 'deleted';
 
+/** What a key's value is, as far as is known from a read or a write: Increment is offered on numbers only. */
+export type ValueKind = 'number' | 'other';
+
+/** The kind of a JSON text (known valid): a number starts with a digit or a minus sign. */
+export function valueKindOf(raw: string | Buffer): ValueKind {
+  const text = typeof raw === 'string' ? raw.slice(0, 64) : raw.subarray(0, 64).toString('latin1');
+  return /^\s*-?\d/.test(text) ? 'number' : 'other';
+}
+
 /** Keys checked at once when a page of keys is listed, to mark the deleted ones. */
 export const PROBES_IN_FLIGHT = 4;
 
 export class KeyStates {
   private readonly states = new Map<string, KeyState>();
+  private readonly kinds = new Map<string, ValueKind>();
 
   /** `changed` hears of each key whose state changed. */
   constructor(private readonly changed: (a: EntryAddress) => void) {}
@@ -23,8 +33,22 @@ export class KeyStates {
 
   set(a: EntryAddress, state: KeyState): void {
     const key = entryKey(a);
+    if (state === 'deleted') this.kinds.delete(key);
     if (this.states.get(key) === state) return;
     this.states.set(key, state);
+    this.changed(a);
+  }
+
+  /** The kind of the key's value, as far as is known (undefined: not read since listed or written). */
+  kind(a: EntryAddress): ValueKind | undefined {
+    return this.kinds.get(entryKey(a));
+  }
+
+  setKind(a: EntryAddress, kind: ValueKind | undefined): void {
+    const key = entryKey(a);
+    if (this.kinds.get(key) === kind) return;
+    if (kind === undefined) this.kinds.delete(key);
+    else this.kinds.set(key, kind);
     this.changed(a);
   }
 

@@ -2,4 +2,5 @@ import type { RowKeys } from '../core/rowKeys';
 
 export const dataStoresKeys: RowKeys = {
   entry: { delete: 'universeExplorer.deleteEntry' },
+  'entry.notNumber': { delete: 'universeExplorer.deleteEntry' },
 };

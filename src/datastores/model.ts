@@ -30,7 +30,7 @@ import { settings } from '../core/settings';
 import { assertWritable, type UniverseAddress } from '../core/universe';
 import { entryRequest, type EntryAddress } from './editor/entryPath';
 import { toEntryState, type Base, type EntryState } from './editor/openEntries';
-import { KeyStates, type KeyState } from './keyStates';
+import { KeyStates, valueKindOf, type KeyState, type ValueKind } from './keyStates';
 import { SnapshotTimes } from './snapshots';
 import { ListState, storeKeys, type StoreRef } from './listState';
 
@@ -154,6 +154,11 @@ export class DataStoresModel implements vscode.Disposable {
     return this.keyStates.get(a);
   }
 
+  /** Whether the key's value is a number, as far as is known from its last read or write (undefined: not known). */
+  valueKind(a: EntryAddress): ValueKind | undefined {
+    return this.keyStates.kind(a);
+  }
+
   // Reads.
 
   /** Without a signal, the read ends when the connection does (edited, removed, stopped). */
@@ -161,6 +166,7 @@ export class DataStoresModel implements vscode.Disposable {
     try {
       const entry = await (await this.client(a)).datastores.getEntry(entryRequest(a), { signal });
       this.keyStates.set(a, 'live');
+      this.keyStates.setKind(a, entry.json ? valueKindOf(entry.raw) : 'other');
       return entry;
     } catch (error) {
       if (error instanceof NotFoundError) this.keyStates.set(a, 'deleted');
@@ -251,7 +257,7 @@ export class DataStoresModel implements vscode.Disposable {
           : this.connections.signal(a.connectionId),
       },
     );
-    this.written(a, written.version);
+    this.written(a, written.version, compact);
     return written;
   }
 
@@ -264,7 +270,7 @@ export class DataStoresModel implements vscode.Disposable {
       { signal },
     );
     this.storeChanged.fire(a);
-    this.written(a, written.version);
+    this.written(a, written.version, compact);
     return written;
   }
 
@@ -284,7 +290,7 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), incrementBy: by, attributes: current.attributes, userIds: current.userIds },
       { signal },
     );
-    this.written(a, result.version);
+    this.written(a, result.version, result.raw);
     return result;
   }
 
@@ -301,7 +307,7 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), raw: current.raw, matchVersion: current.version, ...metadata },
       { signal },
     );
-    this.written(a, written.version);
+    this.written(a, written.version, current.raw);
     return written;
   }
 
@@ -338,7 +344,7 @@ export class DataStoresModel implements vscode.Disposable {
         if (!current && error instanceof PreconditionFailedError) this.keyStates.set(a, 'live');
         throw error;
       });
-    this.written(a, written.version);
+    this.written(a, written.version, old.raw);
     return written;
   }
 
@@ -376,6 +382,16 @@ export class DataStoresModel implements vscode.Disposable {
   /** The client of the universe's connection. */
   client(u: UniverseAddress): Promise<OpenApiClient> {
     return this.connections.client(u.connectionId);
+  }
+
+  /**
+   * Up to `limit` keys starting with `prefix` under the store's scope (its key filter aside), deleted ones as the
+   * tree shows them: what Go to Key lists as a key is typed.
+   */
+  async keysStartingWith(store: StoreRef, prefix: string, limit: number, signal: AbortSignal): Promise<EntryKey[]> {
+    const keys = storeKeys(store, { scope: this.lists.filter(store).scope, prefix });
+    const showDeleted = this.lists.deletedEntriesShown(store);
+    return (await (await this.service(store)).listKeys({ ...keys, limit, showDeleted }, { signal })).items;
   }
 
   /** A page of the store's keys under its filter; deleted keys on v1 always, on cloud v2 with `showDeleted`. */
@@ -418,8 +434,10 @@ export class DataStoresModel implements vscode.Disposable {
     this.keyStateChanged.dispose();
   }
 
-  private written(a: EntryAddress, version: string): void {
+  /** A write made the key live; its value's kind is known when the bytes written are (`raw`), else forgotten. */
+  private written(a: EntryAddress, version: string, raw?: string | Buffer): void {
     this.keyStates.set(a, 'live');
+    this.keyStates.setKind(a, raw === undefined ? undefined : valueKindOf(raw));
     this.entryChanged.fire({ address: a, version });
   }
 

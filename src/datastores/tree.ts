@@ -317,7 +317,11 @@ export class EntryNode implements PagedNode {
       ? new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'))
       : new vscode.ThemeIcon('json');
     item.resourceUri = this.uri;
-    item.contextValue = ['entry', deleted && 'deleted', this.readOnly && 'readOnly'].filter(Boolean).join('.');
+    // A live, writable key known to hold something other than a number is `entry.notNumber`, so Increment hides.
+    const notNumber = !deleted && !this.readOnly && this.model.valueKind(this.address) === 'other';
+    item.contextValue = ['entry', deleted && 'deleted', notNumber && 'notNumber', this.readOnly && 'readOnly']
+      .filter(Boolean)
+      .join('.');
     item.command = { command: 'vscode.open', title: t`Open Entry`, arguments: [this.uri] };
     return item;
   }

@@ -189,6 +189,11 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     ],
     inline: [],
   },
+  // A key read or written as something other than a number: the same menu without Increment.
+  'entry.notNumber': {
+    menu: ['copyKey', 'copyVersion', 'deleteEntry', 'editMetadata', 'fieldHistory', 'openEntryAtTime', 'refresh'],
+    inline: [],
+  },
   'entry.readOnly': { menu: ['copyKey', 'copyVersion', 'fieldHistory', 'openEntryAtTime', 'refresh'], inline: [] },
   'entry.deleted': {
     menu: ['copyKey', 'copyVersion', 'openEntryAtTime', 'refresh', 'undeleteEntry'],

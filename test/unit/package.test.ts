@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { listFiles, PackageManager } from '@vscode/vsce';
 import { ToolError } from '../../scripts/code-server';
-import { checkSize, packWithVsce } from '../../scripts/package';
+import { checkSize, packSummary, packWithVsce } from '../../scripts/package';
 
 const ROOT = path.resolve(__dirname, '../..');
 const dirs: string[] = [];
@@ -66,6 +66,8 @@ test('the same package without the key-shaped string packs', () => {
   const out = path.join(dir, 'tiny.vsix');
   assert.match(packWithVsce(dir, out), /Packaged: .*tiny\.vsix/);
   assert.ok(fs.statSync(out).size > 0);
+  // What npm start and npm run package print of it: one line, not vsce's file tree.
+  assert.match(packSummary(packWithVsce(dir, out)), /^packaged tiny\.vsix \(\d+ files, [\d.]+ KB\)$/);
 });
 
 test('vsce refuses a .env file in the package, and the error names it', () => {

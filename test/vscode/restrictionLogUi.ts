@@ -45,7 +45,7 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       await wb.answer(`Duration of the restriction of user ${USER}`, '1 day');
       await wb.answer(`Display reason for user ${USER}`, HOSTILE_DISPLAY);
       await wb.answer(`Private reason for user ${USER}`, HOSTILE_PRIVATE);
-      await wb.answer(`Exclude alt accounts of user ${USER}?`, 'No');
+      await wb.answer(`Alt accounts of user ${USER}`, 'Also ban alt accounts');
       // The ban is done when its row shows in the log below (the log reloads after a ban).
 
       await wb.runCommand('Universe Explorer: Show Restriction Log');

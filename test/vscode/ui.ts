@@ -11,6 +11,7 @@ import { entriesUiTest } from './entriesUi';
 import { keysUiTest } from './keysUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import { sandboxUiTest } from './sandboxUi';
+import { typedPromptsUiTest } from './typedPromptsUi';
 import { walkthroughUiTest } from './walkthroughUi';
 import type { UiTest } from './workbench';
 
@@ -58,6 +59,7 @@ export const UI_TESTS: UiTest[] = [
   restrictionLogUiTest(RESULTS_DIR),
   entriesUiTest(RESULTS_DIR),
   sandboxUiTest(RESULTS_DIR),
+  typedPromptsUiTest(RESULTS_DIR),
   keysUiTest(RESULTS_DIR),
   deletedEntriesUiTest(RESULTS_DIR),
   walkthroughUiTest(RESULTS_DIR),

@@ -166,7 +166,7 @@ async function writes(w: Walker): Promise<void> {
   await w.pick('1 day');
   await w.type('Walked ban');
   await w.type('From the walk');
-  await w.pick('No');
+  await w.pick('Also ban alt accounts');
   await w.pause(1500);
   await w.wb.expandTreeRow('User Restrictions');
   await w.pause(1000);
@@ -340,7 +340,7 @@ async function backups(w: Walker): Promise<void> {
   await w.pick('1 day');
   await w.type('=HYPERLINK("http://evil.example","Appeal here")');
   await w.type("+cmd|' /C calc'!A0");
-  await w.pick('No');
+  await w.pick('Also ban alt accounts');
   await w.pause(1500);
   await w.palette('Universe Explorer: Show Restriction Log');
   const frame = await logFrame(w);
@@ -393,7 +393,7 @@ async function menus(w: Walker): Promise<void> {
   await page.keyboard.press('Enter');
   await w.type('Typed duration');
   await w.type('');
-  await w.pick('No');
+  await w.pick('Also ban alt accounts');
   await w.pause(1500);
   await w.wb.expandTreeRow('User Restrictions');
   await w.pause(1000);

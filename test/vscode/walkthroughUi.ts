@@ -173,7 +173,7 @@ export function walkthroughUiTest(resultsDir: string): UiTest {
         [`Duration of the restriction of user ${USER}`, '1 day'],
         [`Display reason for user ${USER}`, 'Griefing'],
         [`Private reason for user ${USER}`, 'Walkthrough'],
-        [`Exclude alt accounts of user ${USER}?`, 'No'],
+        [`Alt accounts of user ${USER}`, 'Also ban alt accounts'],
       ]);
       await wb.collapseTreeRow('Assets');
       await wb.expandTreeRow('User Restrictions');

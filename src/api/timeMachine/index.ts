@@ -42,8 +42,10 @@ export {
   MOMENT_PRESETS,
   momentBefore,
   parseMoment,
+  readMoment,
   restorableSince,
   RETENTION_NOTE,
+  type MomentForm,
   type MomentOptions,
 } from './moment';
 export { ratePerMinute } from '../rateLimit';

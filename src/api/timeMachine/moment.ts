@@ -54,22 +54,59 @@ export function momentBefore(version: { createdTime: string }): Date {
 
 const AGO = /^(\d{1,6})\s*(m|min|h|d|w)(?:\s+ago)?$/i;
 const UNIT_MS: Record<string, number> = { m: MINUTE_MS, min: MINUTE_MS, h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS };
+/** "2 days ago", "an hour ago": a unit in words needs "ago", so "1 hour" alone stays a question, not a time. */
+const WORDS_AGO = /^(\d{1,6}|an?)\s+(minute|min|hour|hr|day|week)s?\s+ago$/i;
+const WORD_UNIT_MS: Record<string, number> = {
+  minute: MINUTE_MS,
+  min: MINUTE_MS,
+  hour: HOUR_MS,
+  hr: HOUR_MS,
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+};
+/** "today", "yesterday 18:00", "last Tuesday 9:30", "tuesday": a day by name, and a time of day or its start. */
+const NAMED_DAY =
+  /^(today|yesterday|(?:last\s+)?(sun|mon|tue|wed|thu|fri|sat)[a-z]*)(?:\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/i;
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 const FORMS =
   'use a time with its zone (2024-01-15T10:00:00Z or 2024-01-15T11:00+01:00), a local time (2024-01-15 10:00), ' +
-  'or a time ago (1h, 24h, 30m, 7d)';
+  'a time ago (1h, 24h, 30m, 7d, 3 hours ago, 2 days ago) or a day by name (today 09:30, yesterday, ' +
+  'last Tuesday 18:00)';
 
 /**
- * Reads a moment: a time ago (`1h`, `24h`, `30m`, `7d`, optionally followed by "ago"), an RFC 3339 time with its
- * zone, or a local "YYYY-MM-DD HH:mm" (seconds optional; a date alone is its midnight) in `opts.zone`. Throws an
- * Error naming the accepted forms when the text is none of them. Does not check the range (see `checkMoment`).
+ * How a moment was read: `ago` counts back from now, `time` is a date with a time of day, `day` is a day named or
+ * dated without a time, which stands for its start (00:00 in the zone), so "yesterday" is the start of yesterday.
+ */
+export type MomentForm = 'ago' | 'time' | 'day';
+
+/**
+ * Reads a moment: a time ago (`1h`, `24h`, `30m`, `7d`, optionally followed by "ago", or in words: "3 hours ago",
+ * "2 days ago", "an hour ago"), a day by name with an optional time of day in `opts.zone` ("today 09:30",
+ * "yesterday", "yesterday 18:00", "last Tuesday 18:00", "tuesday": the latest such day before today; a day without
+ * a time is its start), an RFC 3339 time with its zone, or a local "YYYY-MM-DD HH:mm" (seconds optional; a date
+ * alone is its midnight) in `opts.zone`. Throws an Error naming the accepted forms when the text is none of them.
+ * Does not check the range (see `checkMoment`).
  */
 export function parseMoment(text: string, opts: MomentOptions): Date {
-  const input = text.trim();
+  return readMoment(text, opts).time;
+}
+
+/** `parseMoment`, also saying which form the text was read as. */
+export function readMoment(text: string, opts: MomentOptions): { time: Date; form: MomentForm } {
+  const input = text.trim().replace(/\s+/g, ' ');
   const ago = AGO.exec(input);
-  if (ago) return new Date(opts.now.getTime() - Number(ago[1]) * UNIT_MS[ago[2].toLowerCase()]);
+  if (ago) return { time: new Date(opts.now.getTime() - Number(ago[1]) * UNIT_MS[ago[2].toLowerCase()]), form: 'ago' };
+  const words = WORDS_AGO.exec(input);
+  if (words) {
+    const count = /^an?$/i.test(words[1]) ? 1 : Number(words[1]);
+    return { time: new Date(opts.now.getTime() - count * WORD_UNIT_MS[words[2].toLowerCase()]), form: 'ago' };
+  }
+  const named = NAMED_DAY.exec(input);
+  if (named) return namedDay(text, named, opts);
   const m = DATE_TIME.exec(input);
   if (!m) throw new Error(`${JSON.stringify(text)} is not a time: ${FORMS}`);
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((s) => (s === undefined ? 0 : +s));
@@ -86,15 +123,46 @@ export function parseMoment(text: string, opts: MomentOptions): Date {
   ) {
     throw new Error(`${JSON.stringify(text)} is not a valid date and time: ${FORMS}`);
   }
+  const form: MomentForm = m[4] === undefined ? 'day' : 'time';
   const zone = m[8];
   if (zone !== undefined) {
     const offset = zoneMinutes(zone);
     if (offset === undefined) throw new Error(`${JSON.stringify(text)} has no valid zone offset: ${FORMS}`);
-    return new Date(wall - offset * MINUTE_MS);
+    return { time: new Date(wall - offset * MINUTE_MS), form };
   }
-  const local = opts.zone ?? 'local';
-  if (local !== 'local') return new Date(wall - local * MINUTE_MS);
-  return new Date(year, month - 1, day, hour, minute, second, ms);
+  return { time: wallTime(opts.zone ?? 'local', year, month - 1, day, hour, minute, second, ms), form };
+}
+
+/** A wall-clock time in a zone (minutes east of UTC, or this machine's zone with its daylight-saving rules). */
+function wallTime(zone: number | 'local', ...[y, mo, d, h, mi, s, ms]: number[]): Date {
+  if (zone === 'local') return new Date(y, mo, d, h, mi, s, ms);
+  return new Date(Date.UTC(y, mo, d, h, mi, s, ms) - zone * MINUTE_MS);
+}
+
+/** Today, yesterday or the latest named weekday before today, in the zone's calendar, at a time of day or 00:00. */
+function namedDay(text: string, m: RegExpExecArray, opts: MomentOptions): { time: Date; form: MomentForm } {
+  const [, name, weekday, hh, mm, ss] = m;
+  const zone = opts.zone ?? 'local';
+  if (weekday !== undefined && !DAY_NAMES.some((d) => d.startsWith(name.replace(/^last\s+/i, '').toLowerCase()))) {
+    throw new Error(`${JSON.stringify(text)} is not a time: ${FORMS}`);
+  }
+  const [hour, minute, second] = [hh, mm, ss].map((v) => (v === undefined ? 0 : Number(v)));
+  if (hour > 23 || minute > 59 || second > 59) {
+    throw new Error(`${JSON.stringify(text)} is not a valid time of day: ${FORMS}`);
+  }
+  // Today's date in the zone's calendar, as a UTC date to count days on.
+  const shifted = zone === 'local' ? undefined : new Date(opts.now.getTime() + zone * MINUTE_MS);
+  const [year, month, date, todayWeekday] = shifted
+    ? [shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate(), shifted.getUTCDay()]
+    : [opts.now.getFullYear(), opts.now.getMonth(), opts.now.getDate(), opts.now.getDay()];
+  let back = 0;
+  if (/^yesterday$/i.test(name)) back = 1;
+  else if (weekday !== undefined) back = (todayWeekday - WEEKDAYS.indexOf(weekday.toLowerCase()) + 7) % 7 || 7;
+  // Date.UTC and the local Date constructor both carry a day count below 1 into the month before.
+  return {
+    time: wallTime(zone, year, month, date - back, hour, minute, second, 0),
+    form: hh === undefined ? 'day' : 'time',
+  };
 }
 
 /** `Z`, `+01:00`, `-0530` as minutes east of UTC; undefined beyond ±14:00 or with 60 minutes or more. */

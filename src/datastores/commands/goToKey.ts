@@ -1,14 +1,20 @@
 import vscode = require('vscode');
-import { notFoundAs } from '../../api';
+import { notFoundAs, type EntryKey } from '../../api';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { describeEntry } from '../editor/save';
 import { entryUri } from '../editor/uris';
+import { allScopes } from '../listState';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';
 import { nameRule, scopeFor } from './prompts';
 
-/** Opens a key by name; a key that does not exist can be created (as {}), a deleted one opens its last value. */
+/** Keys listed under what is typed: a page, as the key is meant to be typed further rather than scrolled to. */
+const KEYS_LISTED = 50;
+
+type KeyItem = vscode.QuickPickItem & { entry: EntryKey };
+
+/** Opens a key by name, listing the keys that start with what is typed; a key that does not exist can be created (as {}), a deleted one opens its last value. */
 export const goToKey: DataStoresCommand = {
   id: 'universeExplorer.goToKey',
   get failure() {
@@ -16,8 +22,27 @@ export const goToKey: DataStoresCommand = {
   },
   async run(ctx, node: unknown) {
     const store = asDataStore(node);
-    const key = required(await ctx.ui.input({ title: t`Key in ${store.store.name}`, validateInput: nameRule('key') }));
-    const scope = await scopeFor(ctx.ui, store);
+    const everyScope = store.scope === allScopes;
+    const picked = required(
+      await ctx.ui.pickAsYouType<KeyItem>(
+        {
+          title: t`Key in ${store.store.name}`,
+          placeHolder: t`Type a key: the keys that start with it are listed; one that does not exist can be created`,
+        },
+        async (prefix, signal) => {
+          if (prefix && nameRule('key')(prefix)) return []; // no key starts with it
+          const keys = await ctx.model.keysStartingWith(store.ref, prefix, KEYS_LISTED, signal);
+          return keys.map((k) => ({ label: k.key, description: everyScope ? k.scope : undefined, entry: k }));
+        },
+        (text) => {
+          const problem = nameRule('key')(text);
+          return problem ? { problem } : t`open this key, or create it if it does not exist`;
+        },
+      ),
+    );
+    // A key picked from the list names its scope; a typed one is in the store's scope, or asked for.
+    const key = typeof picked === 'string' ? picked : picked.entry.key;
+    const scope = typeof picked === 'string' ? await scopeFor(ctx.ui, store) : picked.entry.scope;
     const address = { ...store.ref, scope, key };
     const found = await ctx.ui.progress(t`Opening ${key}…`, (signal) =>
       ctx.model.current(address, signal).catch(notFoundAs(undefined)),

@@ -4,6 +4,16 @@ import { confirmWrite } from '../../core/undo';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 
+/** What a value that is not a number is, in words. */
+function kindOf(entry: { json: boolean; value: unknown }): string {
+  if (!entry.json) return t`bytes that are not JSON`;
+  if (entry.value === null) return t`null`;
+  if (Array.isArray(entry.value)) return t`an array`;
+  if (typeof entry.value === 'object') return t`an object`;
+  if (typeof entry.value === 'string') return t`a string`;
+  return t`a boolean`;
+}
+
 export const incrementEntry: DataStoresCommand = {
   id: 'universeExplorer.incrementEntry',
   get failure() {
@@ -12,6 +22,14 @@ export const incrementEntry: DataStoresCommand = {
   async run(ctx, node: unknown) {
     const entry = writableEntry(node);
     const key = entry.entry.key;
+    // The row may not know the value (listing gives keys only): it is read first, so an object is refused before an
+    // amount is asked, and the read tells the row, whose menu then hides Increment.
+    const current = await ctx.ui.progress(t`Reading ${key}…`, (signal) => ctx.model.read(entry.address, signal));
+    if (!current.json || typeof current.value !== 'number') {
+      throw new Error(
+        t`"${key}" (${entry.address.datastoreName}, scope ${entry.address.scope}) holds ${kindOf(current)}, not a number: Increment adds to a number only. Open the entry to edit its value.`,
+      );
+    }
     const by = required(
       await ctx.ui.input({
         title: t`Increment ${key} by`,

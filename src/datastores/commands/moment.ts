@@ -2,10 +2,10 @@
 // entry's recent versions. The prompt says what the service keeps; a time it cannot show (older than what it keeps,
 // or in the future) is refused with the reason, and the prompt asks again with that reason in its title.
 import vscode = require('vscode');
-import { KEEP_DAYS, momentBefore, parseMoment, restorableSince, type EntryVersion } from '../../api';
+import { KEEP_DAYS, momentBefore, readMoment, restorableSince, type EntryVersion, type MomentForm } from '../../api';
 import { t } from '../../core/text';
 import { localAndUtc, localTime } from '../../core/time';
-import { required, type Ui } from '../../core/ui';
+import { required, type Meaning, type Ui } from '../../core/ui';
 import type { EntryAddress } from '../editor/entryPath';
 import type { TimeMachine } from '../timeMachine';
 import { versionTime } from '../editor/uris';
@@ -58,6 +58,27 @@ function beforeVersions(versions: EntryVersion[]): MomentItem[] {
   }));
 }
 
+/** The forms a typed time may take, said under text that is none of them (the words first: the line is cut short). */
+export const momentExamples = (): string =>
+  t`Try: 3 hours ago, 2 days ago, yesterday 18:00, last Tuesday 18:00, today 09:30, yesterday (its start), 30m, 7d, 2024-01-15 10:00 (local), 2024-01-15T09:00:00Z`;
+
+/**
+ * What a typed time stands for, as the first item of the prompt shows it: the local and UTC time (with, for a day
+ * named without a time, that it means the day's start), the reason the service cannot show it, or that the text is
+ * not a time, with the forms that are.
+ */
+export function typedMeaning(read: { time: Date; form: MomentForm } | undefined, now: Date): Meaning {
+  if (!read) return { problem: t`not a time this prompt understands`, detail: momentExamples() };
+  const refused = momentRefusal(read.time, now);
+  if (refused) return t`refused: ${refused}`;
+  const value = localAndUtc(read.time.getTime(), { seconds: true });
+  if (read.form !== 'day') return value;
+  return {
+    value,
+    detail: t`The start of that day, 00:00 local time; add a time for another, e.g. yesterday 18:00`,
+  };
+}
+
 /**
  * Asks for a moment until one the service can show is chosen; throws UserCancelled when the prompt is dismissed.
  * A typed time is shown with the local (and UTC) time it stands for, or with the reason it is refused.
@@ -68,24 +89,19 @@ export async function askMoment(ui: Ui, prompt: MomentPrompt): Promise<Date> {
     ? await prompt.entry.timeMachine.recentVersions(prompt.entry.address, VERSIONS_OFFERED, prompt.entry.signal)
     : [];
   const items = [...presets(now), ...beforeVersions(versions)];
-  const placeHolder = t`Pick a time, or type one: 2h, 3d, a local time (2024-01-15 10:00) or an ISO time (2024-01-15T09:00:00Z). ${retentionNote()}`;
-  const read = (text: string): Date | undefined => {
+  const placeHolder = t`Pick a time, or type one: 3 hours ago, 2 days ago, yesterday 18:00, last Tuesday 18:00, a local time (2024-01-15 10:00) or an ISO time (2024-01-15T09:00:00Z). ${retentionNote()}`;
+  const read = (text: string): { time: Date; form: MomentForm } | undefined => {
     try {
-      return parseMoment(text, { now: now() });
+      return readMoment(text, { now: now() });
     } catch {
       return undefined;
     }
   };
-  const meaning = (text: string): string | undefined => {
-    const time = read(text);
-    if (!time) return undefined;
-    const refused = momentRefusal(time, now());
-    return refused ? t`refused: ${refused}` : localAndUtc(time.getTime(), { seconds: true });
-  };
+  const meaning = (text: string): Meaning => typedMeaning(read(text), now());
   let title = prompt.title;
   for (;;) {
     const answer = required(await ui.pickOrType(items, { title, placeHolder }, meaning));
-    const time = typeof answer === 'string' ? read(answer) : answer.time();
+    const time = typeof answer === 'string' ? read(answer)?.time : answer.time();
     if (!time) {
       title = t`${prompt.title}: "${String(answer)}" is not a time`;
       continue;

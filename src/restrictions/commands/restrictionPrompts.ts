@@ -82,17 +82,16 @@ async function askReason(ui: Ui, title: string, prompt: string, max: number, val
   return text;
 }
 
+/** Each choice says what happens; the value sent is the service's `excludeAltAccounts`. */
 async function askExcludeAlts(ui: Ui, who: string, current = false): Promise<boolean> {
-  const yes = t`Yes`;
-  const no = t`No`;
   const items = [
-    { label: no, description: t`alt accounts of this user are restricted too`, exclude: false },
-    { label: yes, description: t`restrict this account only`, exclude: true },
+    { label: t`Also ban alt accounts`, description: t`alt accounts of this user are restricted too`, exclude: false },
+    { label: t`Ban only this account`, description: t`alt accounts of this user are not restricted`, exclude: true },
   ].sort((a, b) => Number(b.exclude === current) - Number(a.exclude === current));
   const picked = required(
     await ui.pick(items, {
-      title: t`Exclude alt accounts of ${who}?`,
-      placeHolder: t`Currently: ${current ? yes : no}`,
+      title: t`Alt accounts of ${who}`,
+      placeHolder: t`Currently: ${items[0].label}`,
     }),
   );
   return picked.exclude;

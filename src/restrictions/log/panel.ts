@@ -10,6 +10,7 @@ import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
 import { toCsv, type CsvValue } from '../csv';
+import { logActions, type LogAction } from './action';
 import { describeDuration } from '../duration';
 import { sameUniverse, universeKey, type UniverseAddress } from '../../core/universe';
 import type { RestrictionsModel } from '../model';
@@ -49,7 +50,11 @@ export const CSV_HEADER = [
   'Display reason',
   'Private reason',
   'Exclude alt accounts',
+  'Action',
 ];
+
+/** The CSV's words for an action: English, like its header. */
+const CSV_ACTION: Record<LogAction, string> = { ban: 'Ban', edit: 'Edit', lift: 'Lift' };
 
 const id = (name: string) => name.replace(/^(users|places)\//, '');
 
@@ -59,9 +64,11 @@ function moderator(log: RestrictionLog, script = 'game server script'): string {
   return log.moderator.gameServerScript ? script : '';
 }
 
-export function toRow(log: RestrictionLog): LogRow {
+/** `action`: what the entry did, from `logActions` over the entries loaded. */
+export function toRow(log: RestrictionLog, action: LogAction): LogRow {
   return {
     time: log.createTime,
+    action,
     user: id(log.user),
     place: id(log.place),
     moderator: moderator(log, t`game server script`),
@@ -74,9 +81,9 @@ export function toRow(log: RestrictionLog): LogRow {
 }
 
 /** The CSV keeps the service's own duration (`604800s`), so the file can be read back exactly. */
-function csvRow(log: RestrictionLog): CsvValue[] {
+function csvRow(log: RestrictionLog, action: LogAction): CsvValue[] {
   const duration = log.active ? (log.duration ?? 'permanent') : '';
-  const r = toRow(log);
+  const r = toRow(log, action);
   return [
     r.time,
     r.user,
@@ -87,7 +94,18 @@ function csvRow(log: RestrictionLog): CsvValue[] {
     r.displayReason,
     r.privateReason,
     r.excludeAltAccounts,
+    CSV_ACTION[action],
   ];
+}
+
+/** The action of each entry loaded (newest first), each read against the same user's entry before it. */
+const actionsOf = (logs: readonly RestrictionLog[]): LogAction[] =>
+  logActions(logs.map((l) => ({ ...l, user: id(l.user), place: id(l.place) })));
+
+/** The rows of the entries loaded, newest first. */
+function rowsOf(logs: readonly RestrictionLog[]): LogRow[] {
+  const actions = actionsOf(logs);
+  return logs.map((log, i) => toRow(log, actions[i]));
 }
 
 /** The open restriction log panels, one per universe; each reloads when the universe's restrictions change. */
@@ -202,7 +220,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
         : t`Universe ${target.universeId} on ${target.connectionName}`,
       restore: { connectionId: target.connectionId, universeId: target.universeId, filter: { ...this.filter } },
       filter: { ...this.filter },
-      rows: this.pager.items.map(toRow),
+      rows: rowsOf(this.pager.items),
       hasMore: this.pager.hasMore,
       loading: this.loading,
       error: this.error,
@@ -281,7 +299,9 @@ export class RestrictionLogPanel implements vscode.Disposable {
       defaultUri: folder && vscode.Uri.joinPath(folder, `restriction-log-${this.target.universeId}.csv`),
     });
     if (!uri) return undefined;
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(CSV_HEADER, logs.map(csvRow)), 'utf8'));
+    const actions = actionsOf(logs);
+    const rows = logs.map((log, i) => csvRow(log, actions[i]));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(CSV_HEADER, rows), 'utf8'));
     this.deps.log.info(`Exported ${logs.length} restriction log entries to ${uri.toString(true)}`);
     const openFile = t`Open File`;
     void this.deps.ui
@@ -322,6 +342,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
     const headers = [
       t`Time`,
       t`User`,
+      t`Action`,
       t`Place`,
       t`Moderator`,
       t`Active`,

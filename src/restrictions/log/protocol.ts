@@ -6,6 +6,7 @@
 // panel); only then does the host send `state`. After that the host sends `state` whenever anything changes.
 
 import { t } from '../../core/text';
+import type { LogAction } from './action';
 
 export interface LogFilter {
   /** A user id, or "" for every user. */
@@ -18,6 +19,8 @@ export interface LogFilter {
 export interface LogRow {
   /** RFC 3339 time of the change. */
   time: string;
+  /** What the change did (derived, see action.ts), so an edit does not look like a second ban. */
+  action: LogAction;
   user: string;
   /** "" for a universe-level change. */
   place: string;

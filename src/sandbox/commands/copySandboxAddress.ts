@@ -3,6 +3,9 @@ import { required } from '../../core/ui';
 import { demoUniverse } from '../demo';
 import type { SandboxCommand } from './context';
 
+/** More than the demo universe has, and within what List Data Stores takes. */
+const STORES_LISTED = 100;
+
 /** The sandbox's address and key, to curl or script against it from a terminal. */
 export const copySandboxAddress: SandboxCommand = {
   id: 'universeExplorer.copySandboxAddress',
@@ -14,7 +17,9 @@ export const copySandboxAddress: SandboxCommand = {
     const address = ctx.sandbox.running;
     if (!address) throw new Error(t`the Local Sandbox did not start`);
     const { url, apiKey } = address;
-    const curl = `curl -H "x-api-key: ${apiKey}" ${url}/datastores/v1/universes/${demoUniverse.id}/standard-datastores`;
+    // Every store of the demo universe in one answer: List Data Stores sends one store and a cursor by default.
+    // The address is quoted, as a shell would otherwise read its "?".
+    const curl = `curl -H "x-api-key: ${apiKey}" "${url}/datastores/v1/universes/${demoUniverse.id}/standard-datastores?limit=${STORES_LISTED}"`;
     const picked = required(
       await ctx.ui.pick(
         [

@@ -256,6 +256,42 @@ suite('data stores in the editor', () => {
     assert.equal((await client.datastores.getEntry(at('score'))).value, 42);
   });
 
+  test('Increment on an object is refused before an amount is asked, and the row then hides it; a number shows it', async () => {
+    await client.datastores.setEntry({ ...at('bag'), value: { coins: 1 } });
+    assert.equal(kind(await entryNode('Players', 'bag')), 'entry'); // listed only: the value is not known yet
+    answer();
+    await vscode.commands.executeCommand('universeExplorer.incrementEntry', await entryNode('Players', 'bag'));
+    assert.deepEqual(
+      ui.prompts.filter((p) => p.kind !== 'error'),
+      [],
+    );
+    assert.deepEqual(ui.messages('error'), [
+      'Failed to increment the entry: "bag" (Players, scope global) holds an object, not a number: Increment adds to a number only. Open the entry to edit its value.',
+    ]);
+    assert.deepEqual((await client.datastores.getEntry(at('bag'))).value, { coins: 1 });
+    assert.equal(kind(await entryNode('Players', 'bag')), 'entry.notNumber');
+    // Saved as a number from its editor, the row offers Increment again.
+    const editor = await openEditor(uriOf('bag'));
+    await replaceText(editor, '7\n');
+    assert.equal(await editor.document.save(), true);
+    assert.equal(kind(await entryNode('Players', 'bag')), 'entry');
+  });
+
+  test('Go to Key lists the keys that start with what is typed, in the scope shown, and opens the one picked', async () => {
+    for (const key of ['go-apple', 'go-apricot', 'go-banana'])
+      await client.datastores.setEntry({ ...at(key), value: key });
+    await client.datastores.setEntry({ ...at('go-avocado', 'Players', 'season2'), value: 'other scope' });
+    answer().on('pick', /^Key in Players/, { type: 'go-ap', pick: 'go-apricot' });
+    await vscode.commands.executeCommand('universeExplorer.goToKey', await storeNode('Players'));
+    assert.deepEqual(ui.listed, [{ text: 'go-ap', labels: ['go-apple', 'go-apricot'] }]);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uriOf('go-apricot').toString());
+    assert.deepEqual(ui.messages('error'), []);
+    // A key too long to exist is shown as a problem, not taken.
+    answer().on('pick', /^Key in Players/, 'k'.repeat(51));
+    await vscode.commands.executeCommand('universeExplorer.goToKey', await storeNode('Players'));
+    assert.deepEqual(ui.meanings[0].means, { problem: 'A key has 1 to 50 bytes.' });
+  });
+
   test('versions list newest first, compare with current, and restore writes the old value as a new version', async () => {
     for (const n of [1, 2, 3]) await client.datastores.setEntry({ ...at('history'), value: { n }, attributes: { n } });
     const entry = await entryNode('Players', 'history');
@@ -385,7 +421,7 @@ suite('data stores in the editor', () => {
     );
 
     answer()
-      .on('input', /^Key in Scoped/, 'b')
+      .on('pick', /^Key in Scoped/, 'b')
       .on('input', /^Scope/, 'season2');
     await vscode.commands.executeCommand('universeExplorer.goToKey', store);
     assert.equal(vscode.window.activeTextEditor?.document.getText(), '2\n');

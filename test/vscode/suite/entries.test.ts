@@ -244,7 +244,7 @@ suite('entries like files', () => {
 
   test('Go to Key on a key that does not exist offers to create it', async () => {
     answer()
-      .on('input', /^Key in Files/, 'brand-new')
+      .on('pick', /^Key in Files/, 'brand-new')
       .on('warn', /^"brand-new" \(Files, scope global\) does not exist/, 'Create');
     await vscode.commands.executeCommand('universeExplorer.goToKey', await storeNode());
     assert.equal(await value('brand-new'), '{}');

@@ -78,7 +78,7 @@ suite('user restrictions in the editor', () => {
     duration: string,
     display: string,
     priv: string,
-    excludeAlts: 'Yes' | 'No',
+    excludeAlts: 'Ban only this account' | 'Also ban alt accounts',
     typed?: string,
   ) {
     const u = answer()
@@ -86,7 +86,7 @@ suite('user restrictions in the editor', () => {
       .on('pick', /^Duration/, duration)
       .on('input', /^Display reason/, display)
       .on('input', /^Private reason/, priv)
-      .on('pick', /^Exclude alt accounts/, excludeAlts);
+      .on('pick', /^Alt accounts of/, excludeAlts);
     if (typed !== undefined) u.on('input', /^Duration/, typed);
     return u;
   }
@@ -178,7 +178,7 @@ suite('user restrictions in the editor', () => {
   });
 
   test('Ban User… with a preset bans at universe level with an idempotency key; the ban shows in the tree and the log', async () => {
-    banAnswers('9001', '1 day', 'Cheating', 'Speed hack, seen twice', 'Yes');
+    banAnswers('9001', '1 day', 'Cheating', 'Speed hack, seen twice', 'Ban only this account');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.deepEqual(ui.messages('error'), []);
     assert.deepEqual(ui.messages('info'), [`User 9001 is banned from universe ${U} (1d).`]);
@@ -211,6 +211,7 @@ suite('user restrictions in the editor', () => {
     assert.deepEqual(panel.state.rows, [
       {
         time: panel.state.rows[0].time,
+        action: 'ban',
         user: '9001',
         place: '',
         moderator: String(MODERATOR),
@@ -225,7 +226,7 @@ suite('user restrictions in the editor', () => {
 
   test('a typed duration is sent as whole seconds; Permanent sends none; inactive restrictions sort after active ones', async () => {
     await client.restrictions.update({ universeId: U, userId: 9000, gameJoinRestriction: { active: false } });
-    banAnswers('9002', 'Type a duration…', 'Spam', '', 'No', '1h30m');
+    banAnswers('9002', 'Type a duration…', 'Spam', '', 'Also ban alt accounts', '1h30m');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.equal(
       (await client.restrictions.get({ universeId: U, userId: 9002 })).gameJoinRestriction.duration,
@@ -233,7 +234,7 @@ suite('user restrictions in the editor', () => {
     );
     assert.equal(ui.prefilled.get('Duration of the restriction of user 9002'), '', 'a new ban has nothing to prefill');
 
-    banAnswers('9003', 'Permanent', 'Exploiting', '', 'No');
+    banAnswers('9003', 'Permanent', 'Exploiting', '', 'Also ban alt accounts');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     const permanent = (await client.restrictions.get({ universeId: U, userId: 9003 })).gameJoinRestriction;
     assert.equal(permanent.active, true);
@@ -246,7 +247,7 @@ suite('user restrictions in the editor', () => {
     assert.equal(nodes[2].item().description, 'inactive');
 
     // Typed straight into the list, as the README says, with no "Type a duration…" first.
-    banAnswers('9015', '3d', 'Spam', '', 'No');
+    banAnswers('9015', '3d', 'Spam', '', 'Also ban alt accounts');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.equal(
       (await client.restrictions.get({ universeId: U, userId: 9015 })).gameJoinRestriction.duration,
@@ -262,13 +263,13 @@ suite('user restrictions in the editor', () => {
       .on('pick', /^Duration/, 'Keep 7d')
       .on('input', /^Display reason/, 'Cheating (confirmed)')
       .on('input', /^Private reason/, 'first report; second report')
-      .on('pick', /^Exclude alt accounts/, 'Yes');
+      .on('pick', /^Alt accounts of/, 'Ban only this account');
     await vscode.commands.executeCommand('universeExplorer.editRestriction', await nodeFor(await group(), '9004'));
     assert.deepEqual(ui.messages('error'), []);
     assert.equal(ui.prefilled.get('Display reason for user 9004'), 'Cheating');
     assert.equal(ui.prefilled.get('Private reason for user 9004'), 'first report');
     assert.equal(ui.offered.get('Duration of the restriction of user 9004')?.[0], 'Keep 7d');
-    assert.deepEqual(ui.offered.get('Exclude alt accounts of user 9004?'), ['No', 'Yes']);
+    assert.deepEqual(ui.offered.get('Alt accounts of user 9004'), ['Also ban alt accounts', 'Ban only this account']);
 
     const after = (await client.restrictions.get({ universeId: U, userId: 9004 })).gameJoinRestriction;
     assert.equal(after.active, true);
@@ -279,6 +280,15 @@ suite('user restrictions in the editor', () => {
     assert.equal(after.excludeAltAccounts, true);
     const node = await nodeFor(await group(), '9004');
     assert.match(String(node.item().tooltip), /Display reason: Cheating \(confirmed\)/);
+    // In the log the edit says Edit (it kept the start), not a second Ban.
+    const log = await openLog(node);
+    assert.deepEqual(
+      log.state.rows.filter((row) => row.user === '9004').map((row) => [row.action, row.displayReason]),
+      [
+        ['edit', 'Cheating (confirmed)'],
+        ['ban', 'Cheating'],
+      ],
+    );
 
     // Changing the duration through the typed prompt starts from the current one.
     answer()
@@ -286,11 +296,15 @@ suite('user restrictions in the editor', () => {
       .on('input', /^Duration/, '3d')
       .on('input', /^Display reason/, 'Cheating (confirmed)')
       .on('input', /^Private reason/, 'shortened')
-      .on('pick', /^Exclude alt accounts/, 'Yes');
+      .on('pick', /^Alt accounts of/, 'Ban only this account');
     await vscode.commands.executeCommand('universeExplorer.editRestriction', node);
     assert.equal(ui.prefilled.get('Duration of the restriction of user 9004'), '7d');
     assert.equal(ui.prefilled.get('Display reason for user 9004'), 'Cheating (confirmed)');
-    assert.deepEqual(ui.offered.get('Exclude alt accounts of user 9004?'), ['Yes', 'No'], 'the current answer first');
+    assert.deepEqual(
+      ui.offered.get('Alt accounts of user 9004'),
+      ['Ban only this account', 'Also ban alt accounts'],
+      'the current answer first',
+    );
     assert.equal(
       (await client.restrictions.get({ universeId: U, userId: 9004 })).gameJoinRestriction.duration,
       '259200s',
@@ -323,6 +337,10 @@ suite('user restrictions in the editor', () => {
         ['9005', true, 'permanent', ''],
       ],
     );
+    assert.deepEqual(
+      panel.state.rows.map((row) => row.action),
+      ['lift', 'ban'],
+    );
   });
 
   test('a universe ban shows as inherited at a place, next to the place’s own bans, and is edited at the universe', async () => {
@@ -336,7 +354,7 @@ suite('user restrictions in the editor', () => {
     assert.ok((await ctx.tree.getChildren(await group())).includes(place), 'the place is listed under the group');
 
     // From the palette: pick the connection, then the level and the place.
-    banAnswers('9011', '1 hour', 'Team killing', '', 'No')
+    banAnswers('9011', '1 hour', 'Team killing', '', 'Also ban alt accounts')
       .on('pick', /^Connection/, 'UR Tests')
       .on('pick', /^Level/, 'One place…')
       .on('input', /^Place id/, String(PLACE));
@@ -425,7 +443,7 @@ suite('user restrictions in the editor', () => {
   test('reasons at the limits (400 and 1,000 characters, counted as characters, not UTF-16 units) are sent', async () => {
     const display = '🎮'.repeat(400);
     const priv = 'é'.repeat(1000);
-    banAnswers('9021', '1 hour', display, priv, 'No');
+    banAnswers('9021', '1 hour', display, priv, 'Also ban alt accounts');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.deepEqual(ui.messages('error'), []);
     const r = (await client.restrictions.get({ universeId: U, userId: 9021 })).gameJoinRestriction;
@@ -435,7 +453,7 @@ suite('user restrictions in the editor', () => {
 
   test('a retried ban is applied once: both attempts carry the same idempotency key', async () => {
     await emulator.fault({ method: 'PATCH', path: '/user-restrictions/9030', status: 503, times: 1 });
-    banAnswers('9030', '7 days', 'Retry', '', 'No');
+    banAnswers('9030', '7 days', 'Retry', '', 'Also ban alt accounts');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     assert.deepEqual(ui.messages('error'), []);
     const attempts = await patches();
@@ -477,7 +495,7 @@ suite('user restrictions in the editor', () => {
     const panel = await openLog();
     assert.equal(panel.state.rows.length, 3);
     // A ban made while the panel is open shows in it without a manual refresh.
-    banAnswers('9052', '1 hour', 'while open', '', 'No');
+    banAnswers('9052', '1 hour', 'while open', '', 'Also ban alt accounts');
     await vscode.commands.executeCommand('universeExplorer.banUser', await group());
     await until('the new ban in the open log', () => !panel.state.loading && panel.state.rows[0]?.user === '9052');
     assert.equal(panel.state.rows.length, 4);
@@ -550,7 +568,7 @@ suite('user restrictions in the editor', () => {
     const text = fs.readFileSync(file.fsPath, 'utf8');
     assert.ok(
       text.startsWith(
-        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts\r\n',
+        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts,Action\r\n',
       ),
       text.slice(0, 120),
     );
@@ -571,6 +589,7 @@ suite('user restrictions in the editor', () => {
       'He said "hi", then left',
       'line one\nline two',
       'false',
+      'Ban',
     ]);
     assert.equal(rows.find((r) => r[1] === '9061')?.[5], '3600s');
     assert.match(ui.messages('info')[0] ?? '', /^Exported 5 restriction log entries to /);

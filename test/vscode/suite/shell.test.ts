@@ -257,15 +257,16 @@ suite('extension shell', () => {
     assert.equal(await copy('Address'), sandbox.baseUrl);
     const key = await copy('API Key');
     const curl = await copy('curl Command');
-    assert.equal(
-      curl,
-      `curl -H "x-api-key: ${key}" ${sandbox.baseUrl}/datastores/v1/universes/123456/standard-datastores`,
-    );
-    // The key works from outside the editor, as a terminal would use it.
-    const res = await fetch(`${sandbox.baseUrl}/datastores/v1/universes/123456/standard-datastores`, {
+    const stores = `${sandbox.baseUrl}/datastores/v1/universes/123456/standard-datastores?limit=100`;
+    assert.equal(curl, `curl -H "x-api-key: ${key}" "${stores}"`);
+    // The key works from outside the editor, as a terminal would use it, and the answer is every store at once.
+    const res = await fetch(stores, {
       headers: { 'x-api-key': key },
     });
     assert.equal(res.status, 200);
+    const body = (await res.json()) as { datastores: { name: string }[]; nextPageCursor?: string };
+    assert.ok(body.datastores.length > 1, JSON.stringify(body));
+    assert.ok(!body.nextPageCursor, "no cursor: the demo universe's stores fit in one answer");
     const tooltip = String((await ctx.tree.getChildren())[0].item().tooltip);
     assert.ok(tooltip.includes(sandbox.baseUrl) && tooltip.includes(key), tooltip);
   });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { withProgress, type Progress } from '../../../src/core/progress';
 import type { TreeNode } from '../../../src/core/tree/node';
-import type { Ui } from '../../../src/core/ui';
+import { meantValue, type Meaning, type Ui } from '../../../src/core/ui';
 import type { EntryNode, VersionNode } from '../../../src/datastores/tree';
 import type { ExtensionApi } from '../../../src/extension';
 
@@ -40,6 +40,10 @@ interface Rule {
 export class ScriptedUi implements Ui {
   readonly prompts: Prompt[] = [];
   readonly copied: string[] = [];
+  /** What each typed answer of a pick-or-type was shown to mean. */
+  readonly meanings: { text: string; means: Meaning }[] = [];
+  /** What each pick-as-you-type listed for the text typed. */
+  readonly listed: { text: string; labels: string[] }[] = [];
   /** VS Code's notification unless a test replaces it (to cancel, or to see the titles). */
   progress: Progress = withProgress;
   private rules: Rule[] = [];
@@ -87,14 +91,45 @@ export class ScriptedUi implements Ui {
   async pickOrType<T extends vscode.QuickPickItem>(
     items: readonly T[],
     options: vscode.QuickPickOptions,
-    meaning: (text: string) => string | undefined,
+    meaning: (text: string) => Meaning,
   ): Promise<T | string | undefined> {
     const text = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as string | undefined;
     if (text === undefined) return undefined;
     const item = items.find((i) => i.label === text);
     if (item) return item;
-    if (meaning(text) === undefined) throw new Error(`ScriptedUi: "${text}" is neither an item nor a value`);
+    return this.typed(text, meaning);
+  }
+
+  /** Typed text that is no item: `meaning` must take it as a value. */
+  private typed(text: string, meaning: (text: string) => Meaning): string {
+    const means = meaning(text);
+    this.meanings.push({ text, means });
+    if (meantValue(means) === undefined)
+      throw new Error(`ScriptedUi: "${text}" is neither an item nor a value: ${JSON.stringify(means)}`);
     return text;
+  }
+
+  /**
+   * The answer is typed: a string (an item of that label among those listed for it, or a value `meaning` accepts), or
+   * `{ type, pick }`: the items listed for the text typed, and the label of the one picked. Records what was listed.
+   */
+  async pickAsYouType<T extends vscode.QuickPickItem>(
+    options: vscode.QuickPickOptions,
+    itemsFor: (text: string, signal: AbortSignal) => Promise<readonly T[]>,
+    meaning: (text: string) => Meaning,
+  ): Promise<T | string | undefined> {
+    const answer = this.answer('pick', `${options.title ?? ''} ${options.placeHolder ?? ''}`) as
+      string | { type: string; pick: string } | undefined;
+    if (answer === undefined) return undefined;
+    const [text, label] = typeof answer === 'string' ? [answer, answer] : [answer.type, answer.pick];
+    // As VS Code's: a listing that fails lists nothing, and the text typed can still be taken.
+    const items = await itemsFor(text, new AbortController().signal).catch(() => [] as readonly T[]);
+    this.listed.push({ text, labels: items.map((i) => i.label) });
+    const item = items.find((i) => i.label === label);
+    if (item) return item;
+    if (typeof answer !== 'string')
+      throw new Error(`ScriptedUi: no item "${label}" listed for "${text}": ${items.map((i) => i.label).join(', ')}`);
+    return this.typed(text, meaning);
   }
 
   async pickMany<T extends vscode.QuickPickItem>(

@@ -109,6 +109,9 @@ function cell(text: string, className?: string): HTMLTableCellElement {
   return td;
 }
 
+/** Read when a row is drawn, so the display language's bundle (sent after load) is used. */
+const ACTION: Record<LogRow['action'], () => string> = { ban: () => t`Ban`, edit: () => t`Edit`, lift: () => t`Lift` };
+
 function row(r: LogRow): HTMLTableRowElement {
   const tr = document.createElement('tr');
   const time = document.createElement('time');
@@ -120,6 +123,7 @@ function row(r: LogRow): HTMLTableRowElement {
   tr.append(
     timeCell,
     cell(r.user),
+    cell(ACTION[r.action](), `action ${r.action}`),
     cell(r.place || t`universe`, r.place ? undefined : 'muted'),
     cell(r.moderator),
     cell(r.active ? t`Active` : t`Lifted`, r.active ? 'active' : 'lifted'),
