@@ -3,9 +3,8 @@
 // audit file read back: its header and its lines, those that are no audit line left out.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   auditFileFor,
   planRestore,
@@ -14,29 +13,15 @@ import {
   readPlanHeader,
   runRestore,
   type AuditLine,
-  type OpenApiClient,
 } from '../../src/api';
-import { API_KEY, makeClient } from './support/client';
-import { TestEmulator } from './support/emulator';
+import { clockedEmulator } from './support/emulator';
 
 const U = 5252;
 const HOUR = 60 * 60 * 1000;
 
-let emulator: TestEmulator;
-let client: OpenApiClient;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-restore-audit-'));
+const service = clockedEmulator('2024-03-01T10:00:00.000Z', 'restore-audit');
+const { dir } = service;
 let stores = 0;
-
-before(async () => {
-  emulator = await TestEmulator.start({ apiKeys: [{ key: API_KEY }], clock: '2024-03-01T10:00:00.000Z' });
-  client = makeClient(emulator.url).client;
-});
-
-after(async () => {
-  await client.close();
-  await emulator.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 interface Written {
   raw: string;
@@ -50,17 +35,17 @@ const THEN: Written = { raw: '"then"', attributes: { tag: 'then' }, userIds: [1]
 async function planned(): Promise<{ store: string; plan: string }> {
   const store = `Ours${++stores}`;
   await put(store, THEN);
-  const then = new Date(Date.parse(await emulator.advanceClock(HOUR)));
-  await emulator.advanceClock(HOUR);
+  const then = new Date(Date.parse(await service.emulator.advanceClock(HOUR)));
+  await service.emulator.advanceClock(HOUR);
   await put(store, { raw: '"now"' });
   const plan = path.join(dir, `${store}.ndjson`);
-  const summary = await planRestore(client, { universeId: U, datastoreName: store }, then, plan);
+  const summary = await planRestore(service.client, { universeId: U, datastoreName: store }, then, plan);
   assert.equal(summary.write, 1);
   return { store, plan };
 }
 
 const put = (store: string, w: Written) =>
-  client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: 'k', ...w });
+  service.client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: 'k', ...w });
 
 const auditLines = (plan: string) =>
   fs
@@ -74,7 +59,7 @@ describe('runRestore meets a write that is not the one planned', () => {
   it('the exact value, attributes and user ids: its own write, in the audit as found', async () => {
     const { store, plan } = await planned();
     const theirs = await put(store, THEN);
-    const result = await runRestore(client, plan);
+    const result = await runRestore(service.client, plan);
     assert.deepEqual([result.written, result.skipped], [1, 0]);
     const [line] = auditLines(plan);
     assert.deepEqual([line.found, line.written], [true, theirs.version]);
@@ -83,7 +68,7 @@ describe('runRestore meets a write that is not the one planned', () => {
   it('the same value and user ids with other attributes: skipped as changed', async () => {
     const { store, plan } = await planned();
     await put(store, { ...THEN, attributes: { tag: 'theirs' } });
-    const result = await runRestore(client, plan);
+    const result = await runRestore(service.client, plan);
     assert.deepEqual([result.written, result.skipped], [0, 1]);
     assert.deepEqual(
       result.skippedKeys.map((s) => s.reason),
@@ -95,7 +80,7 @@ describe('runRestore meets a write that is not the one planned', () => {
   it('the same value and attributes with other user ids: skipped as changed', async () => {
     const { store, plan } = await planned();
     await put(store, { ...THEN, userIds: [2] });
-    const result = await runRestore(client, plan);
+    const result = await runRestore(service.client, plan);
     assert.deepEqual([result.written, result.skipped], [0, 1]);
   });
 });
@@ -109,7 +94,7 @@ describe('readAudit', () => {
 
   it('reads the lines a run wrote, skipping the header and what is no audit line', async () => {
     const { store, plan } = await planned();
-    const result = await runRestore(client, plan);
+    const result = await runRestore(service.client, plan);
     const file = auditFileFor(plan);
     assert.deepEqual(await readAuditHeader(file), { universeId: U, datastoreName: store, plan });
     assert.equal((await readPlanHeader(plan)).datastoreName, store);

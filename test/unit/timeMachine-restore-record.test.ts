@@ -4,9 +4,8 @@
 // delete that raced another writer: the raced keys, the version they lost, and the put-back of that value.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   auditFileFor,
   bytesOf,
@@ -20,32 +19,18 @@ import {
   runRestore,
   undoRestore,
   type AuditLine,
-  type OpenApiClient,
   type RestoreAction,
 } from '../../src/api';
 import { recordOf } from '../../src/api/timeMachine/restoreFormat';
-import { API_KEY, makeClient } from './support/client';
-import { TestEmulator } from './support/emulator';
+import { clockedEmulator } from './support/emulator';
 
 const U = 5353;
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 
-let emulator: TestEmulator;
-let client: OpenApiClient;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-restore-record-'));
+const service = clockedEmulator('2024-03-01T10:00:00.000Z', 'restore-record');
+const { dir } = service;
 let stores = 0;
-
-before(async () => {
-  emulator = await TestEmulator.start({ apiKeys: [{ key: API_KEY }], clock: '2024-03-01T10:00:00.000Z' });
-  client = makeClient(emulator.url).client;
-});
-
-after(async () => {
-  await client.close();
-  await emulator.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 interface Written {
   raw: string;
@@ -54,11 +39,11 @@ interface Written {
 }
 
 const at = (store: string, key: string) => ({ universeId: U, datastoreName: store, entryKey: key });
-const put = (store: string, key: string, w: Written) => client.datastores.setEntry({ ...at(store, key), ...w });
+const put = (store: string, key: string, w: Written) => service.client.datastores.setEntry({ ...at(store, key), ...w });
 
 async function read(store: string, key: string): Promise<Written | undefined> {
   try {
-    const e = await client.datastores.getEntry(at(store, key));
+    const e = await service.client.datastores.getEntry(at(store, key));
     return { raw: e.raw.toString(), attributes: e.attributes, userIds: e.userIds };
   } catch (error) {
     if ((error as Error).name === 'NotFoundError') return undefined;
@@ -67,7 +52,7 @@ async function read(store: string, key: string): Promise<Written | undefined> {
 }
 
 const versions = async (store: string, key: string) =>
-  (await client.datastores.listEntryVersions({ ...at(store, key), limit: 100 })).items.map((v) => v.version);
+  (await service.client.datastores.listEntryVersions({ ...at(store, key), limit: 100 })).items.map((v) => v.version);
 
 const auditOf = async (file: string): Promise<AuditLine[]> => {
   const lines: AuditLine[] = [];
@@ -98,19 +83,19 @@ describe('Undo a Restore within the hour of a game write', () => {
   it('puts back the game value, attributes and user ids from the audit after the hour thinned the history', async () => {
     const store = `Record${++stores}`;
     await put(store, 'k', THEN);
-    const then = new Date(Date.parse(await emulator.advanceClock(HOUR))); // 11:00
-    await emulator.advanceClock(20 * MINUTE);
+    const then = new Date(Date.parse(await service.emulator.advanceClock(HOUR))); // 11:00
+    await service.emulator.advanceClock(20 * MINUTE);
     const game = await put(store, 'k', GAME); // 11:20, the hour of the restore
     const created = await put(store, 'c', GAME); // created since the moment: a delete planned
     const plan = path.join(dir, `${store}.ndjson`);
-    const summary = await planRestore(client, { universeId: U, datastoreName: store }, then, plan);
+    const summary = await planRestore(service.client, { universeId: U, datastoreName: store }, then, plan);
     assert.deepEqual([summary.write, summary.delete], [1, 1]);
     const header = await readPlanHeader(plan);
     assert.equal(header.undoRecord?.file, auditFileFor(plan));
     assert.match(header.undoRecord?.kept ?? '', /as long as that file is kept/);
 
-    await emulator.advanceClock(10 * MINUTE); // 11:30
-    const result = await runRestore(client, plan);
+    await service.emulator.advanceClock(10 * MINUTE); // 11:30
+    const result = await runRestore(service.client, plan);
     assert.deepEqual([result.written, result.deleted], [1, 1]);
     assert.deepEqual(await read(store, 'k'), THEN);
     const audit = await auditOf(auditFileFor(plan));
@@ -123,20 +108,20 @@ describe('Undo a Restore within the hour of a game write', () => {
 
     // While the hour lasts, an audit without the records still works from the history.
     const old = withoutRecords(auditFileFor(plan), `${store}-old`);
-    const fromHistory = await planUndo(client, old, path.join(dir, `${store}-old-undo.ndjson`));
+    const fromHistory = await planUndo(service.client, old, path.join(dir, `${store}-old-undo.ndjson`));
     assert.deepEqual([fromHistory.write, fromHistory.recreate, fromHistory.gone], [1, 1, []]);
 
-    await emulator.advanceClock(2 * HOUR); // 13:30: hour 11 is over; only its last writes are kept
+    await service.emulator.advanceClock(2 * HOUR); // 13:30: hour 11 is over; only its last writes are kept
     assert.equal((await versions(store, 'k')).includes(game.version), false, 'the game write was thinned');
     assert.equal((await versions(store, 'c')).includes(created.version), false, 'the game write was thinned');
-    const late = await planUndo(client, old, path.join(dir, `${store}-late-undo.ndjson`));
+    const late = await planUndo(service.client, old, path.join(dir, `${store}-late-undo.ndjson`));
     assert.deepEqual(
       late.gone.map((g) => g.key).sort(),
       ['c', 'k'],
       'without the records, the history no longer has them',
     );
 
-    const { plan: undo, result: undone } = await undoRestore(client, auditFileFor(plan));
+    const { plan: undo, result: undone } = await undoRestore(service.client, auditFileFor(plan));
     assert.deepEqual([undo.write, undo.recreate, undo.gone], [1, 1, []]);
     assert.deepEqual([undone.written, undone.recreated, undone.skipped], [1, 1, 0]);
     assert.deepEqual(await read(store, 'k'), GAME, 'exact text, attributes and user ids');
@@ -146,14 +131,14 @@ describe('Undo a Restore within the hour of a game write', () => {
   it('still skips a key changed after the restore', async () => {
     const store = `Record${++stores}`;
     await put(store, 'k', THEN);
-    const then = new Date(Date.parse(await emulator.advanceClock(HOUR)));
+    const then = new Date(Date.parse(await service.emulator.advanceClock(HOUR)));
     await put(store, 'k', GAME);
     const plan = path.join(dir, `${store}.ndjson`);
-    await planRestore(client, { universeId: U, datastoreName: store }, then, plan);
-    await runRestore(client, plan);
+    await planRestore(service.client, { universeId: U, datastoreName: store }, then, plan);
+    await runRestore(service.client, plan);
     const later: Written = { raw: '"later"', attributes: {}, userIds: [] };
     await put(store, 'k', later);
-    const { result } = await undoRestore(client, auditFileFor(plan));
+    const { result } = await undoRestore(service.client, auditFileFor(plan));
     assert.deepEqual(
       result.skippedKeys.map((s) => `${s.key} ${s.reason}`),
       ['k changed'],
@@ -185,17 +170,17 @@ describe('a delete that raced another writer', () => {
   async function raced(): Promise<{ store: string; plan: string; theirs: string }> {
     const store = `Raced${++stores}`;
     await put(store, 'k', THEN);
-    const then = new Date(Date.parse(await emulator.advanceClock(HOUR)));
+    const then = new Date(Date.parse(await service.emulator.advanceClock(HOUR)));
     await put(store, 'k', GAME); // a write planned beside the delete: not raced, not put back
     await put(store, 'c', { raw: '"created since"', attributes: {}, userIds: [] });
     const plan = path.join(dir, `${store}.ndjson`);
-    await planRestore(client, { universeId: U, datastoreName: store }, then, plan);
-    await emulator.fault({ method: 'DELETE', path: '/entries/entry', delayMs: 200 });
-    const running = runRestore(client, plan);
+    await planRestore(service.client, { universeId: U, datastoreName: store }, then, plan);
+    await service.emulator.fault({ method: 'DELETE', path: '/entries/entry', delayMs: 200 });
+    const running = runRestore(service.client, plan);
     await new Promise((r) => setTimeout(r, 80));
     const theirs = await put(store, 'c', THEIRS);
     const result = await running;
-    await emulator.clearFaults();
+    await service.emulator.clearFaults();
     assert.deepEqual(
       result.raced.map((l) => [l.key, l.before]),
       [['c', theirs.version]],
@@ -208,7 +193,7 @@ describe('a delete that raced another writer', () => {
     const [line] = await racedDeletes(auditFileFor(plan));
     assert.deepEqual([line.key, line.before, line.raced], ['c', theirs, true]);
     assert.deepEqual(line.replaced, THEIRS);
-    const putBack = await planPutBack(client, auditFileFor(plan));
+    const putBack = await planPutBack(service.client, auditFileFor(plan));
     const actions = fs
       .readFileSync(putBack.planFile, 'utf8')
       .split('\n')
@@ -222,9 +207,9 @@ describe('a delete that raced another writer', () => {
     assert.equal((await readPlanHeader(putBack.planFile)).putBackOf, auditFileFor(plan));
     fs.rmSync(putBack.planFile);
 
-    await emulator.advanceClock(3 * HOUR);
+    await service.emulator.advanceClock(3 * HOUR);
     assert.equal((await versions(store, 'c')).includes(theirs), false, 'the raced write was thinned');
-    const { result } = await putBackRaced(client, auditFileFor(plan));
+    const { result } = await putBackRaced(service.client, auditFileFor(plan));
     assert.deepEqual([result.recreated, result.skipped], [1, 0]);
     assert.deepEqual(await read(store, 'c'), THEIRS);
   });
@@ -233,7 +218,7 @@ describe('a delete that raced another writer', () => {
     const { store, plan } = await raced();
     const again: Written = { raw: '"again"', attributes: {}, userIds: [9] };
     await put(store, 'c', again);
-    const { result } = await putBackRaced(client, auditFileFor(plan));
+    const { result } = await putBackRaced(service.client, auditFileFor(plan));
     assert.deepEqual(
       result.skippedKeys.map((s) => `${s.key} ${s.reason}`),
       ['c exists'],
@@ -244,7 +229,7 @@ describe('a delete that raced another writer', () => {
   it('an audit without the record reads the version lost from the history', async () => {
     const { store, plan } = await raced();
     const old = withoutRecords(auditFileFor(plan), `${store}-old`);
-    const { result } = await putBackRaced(client, old);
+    const { result } = await putBackRaced(service.client, old);
     assert.equal(result.recreated, 1);
     assert.deepEqual(await read(store, 'c'), THEIRS);
   });

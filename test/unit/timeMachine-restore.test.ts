@@ -3,9 +3,8 @@
 // Expectations come from the writes recorded while building the history, never from the code under test.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   auditFileFor,
   planRestore,
@@ -15,32 +14,19 @@ import {
   StoppedError,
   undoRestore,
   type AuditLine,
-  type OpenApiClient,
   type RestoreAction,
 } from '../../src/api';
-import { API_KEY, makeClient, rejection } from './support/client';
-import { limitedAfter, TestEmulator } from './support/emulator';
+import { makeClient, rejection } from './support/client';
+import { clockedEmulator, limitedAfter } from './support/emulator';
 
 const U = 5151;
 const START = Date.parse('2024-03-01T10:00:00.000Z');
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-let emulator: TestEmulator;
-let client: OpenApiClient;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ue-restore-'));
+const service = clockedEmulator(new Date(START).toISOString(), 'restore');
+const { dir } = service;
 let stores = 0;
-
-before(async () => {
-  emulator = await TestEmulator.start({ apiKeys: [{ key: API_KEY }], clock: new Date(START).toISOString() });
-  client = makeClient(emulator.url).client;
-});
-
-after(async () => {
-  await client.close();
-  await emulator.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 interface Written {
   raw: string;
@@ -79,8 +65,8 @@ async function history(): Promise<History> {
   const at = new Map<string, Written | undefined>(day0);
   const now = new Map(at);
   for (const [key, w] of day0) await put(store, key, w);
-  const then = new Date(Date.parse(await emulator.advanceClock(12 * HOUR)));
-  await emulator.advanceClock(12 * HOUR);
+  const then = new Date(Date.parse(await service.emulator.advanceClock(12 * HOUR)));
+  await service.emulator.advanceClock(12 * HOUR);
   const day1: [string, Written][] = [
     ['a', W('{"v":2}', [1, 3], { tag: 'a2' })],
     ['b', W('"b2"', [])],
@@ -91,19 +77,19 @@ async function history(): Promise<History> {
     await put(store, key, w);
     now.set(key, w);
   }
-  await client.datastores.deleteEntry({ universeId: U, datastoreName: store, entryKey: 'd' });
+  await service.client.datastores.deleteEntry({ universeId: U, datastoreName: store, entryKey: 'd' });
   now.set('d', undefined);
   at.set('c', undefined);
-  await emulator.advanceClock(DAY);
+  await service.emulator.advanceClock(DAY);
   return { store, then, at, now };
 }
 
 function put(store: string, key: string, w: Written) {
-  return client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: key, ...w });
+  return service.client.datastores.setEntry({ universeId: U, datastoreName: store, entryKey: key, ...w });
 }
 
 /** What a key holds now, as written; undefined when it has no entry. */
-async function read(store: string, key: string, c = client): Promise<Written | undefined> {
+async function read(store: string, key: string, c = service.client): Promise<Written | undefined> {
   try {
     const e = await c.datastores.getEntry({ universeId: U, datastoreName: store, entryKey: key });
     return { raw: e.raw.toString(), attributes: e.attributes, userIds: e.userIds };
@@ -121,7 +107,7 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 const planFile = (name: string) => path.join(dir, `${name}.ndjson`);
 const writes = async (since: number) =>
-  (await emulator.requests()).slice(since).filter((r) => r.method === 'POST' || r.method === 'DELETE') as {
+  (await service.emulator.requests()).slice(since).filter((r) => r.method === 'POST' || r.method === 'DELETE') as {
     method: string;
     query?: string;
     status: number;
@@ -131,9 +117,9 @@ const keyOf = (query = '') => new URLSearchParams(query).get('entryKey');
 describe('planRestore', () => {
   it('writes a dry run: one action per key that differs, with its versions and bytes, and writes nothing', async () => {
     const h = await history();
-    const start = (await emulator.requests()).length;
+    const start = (await service.emulator.requests()).length;
     const plan = planFile('dry');
-    const summary = await planRestore(client, { universeId: U, datastoreName: h.store }, h.then, plan, {
+    const summary = await planRestore(service.client, { universeId: U, datastoreName: h.store }, h.then, plan, {
       rate: { writesPerMinute: 60, readsPerMinute: 120 },
     });
     assert.deepEqual(await writes(start), [], 'a dry run writes nothing');
@@ -156,7 +142,8 @@ describe('planRestore', () => {
       ['1 a write', '2 b write', '3 c delete', '4 d recreate', '5 p1 write'],
     );
     const versions = async (key: string) =>
-      (await client.datastores.listEntryVersions({ universeId: U, datastoreName: h.store, entryKey: key })).items;
+      (await service.client.datastores.listEntryVersions({ universeId: U, datastoreName: h.store, entryKey: key }))
+        .items;
     const [a0, a1] = await versions('a');
     assert.deepEqual([byKey.get('a')!.then, byKey.get('a')!.now], [a0.version, a1.version]);
     assert.equal(byKey.get('d')!.raw, h.at.get('d')!.raw, 'the exact text, big numbers included');
@@ -169,8 +156,8 @@ describe('runRestore', () => {
   it('puts back values, attributes and user ids of the moment, re-creates and deletes, and writes an audit', async () => {
     const h = await history();
     const plan = planFile('full');
-    await planRestore(client, { universeId: U, datastoreName: h.store }, h.then, plan);
-    const result = await runRestore(client, plan);
+    await planRestore(service.client, { universeId: U, datastoreName: h.store }, h.then, plan);
+    const result = await runRestore(service.client, plan);
     assert.deepEqual(
       [result.written, result.recreated, result.deleted, result.skipped, result.failed],
       [3, 1, 1, 0, 0],
@@ -190,7 +177,7 @@ describe('runRestore', () => {
     );
     for (const line of audit.slice(1)) {
       assert.equal(line.before, planned[(line.n as number) - 1].now);
-      const newest = await client.datastores.listEntryVersions({
+      const newest = await service.client.datastores.listEntryVersions({
         universeId: U,
         datastoreName: h.store,
         entryKey: line.key as string,
@@ -205,12 +192,12 @@ describe('runRestore', () => {
   it('skips and lists keys another writer changed after planning, keeping their values', async () => {
     const h = await history();
     const plan = planFile('meanwhile');
-    await planRestore(client, { universeId: U, datastoreName: h.store }, h.then, plan);
+    await planRestore(service.client, { universeId: U, datastoreName: h.store }, h.then, plan);
     const theirs = W('"theirs"', [9]);
     await put(h.store, 'a', theirs); // a write planned
     await put(h.store, 'c', theirs); // a delete planned
     await put(h.store, 'd', theirs); // a re-creation planned
-    const result = await runRestore(client, plan);
+    const result = await runRestore(service.client, plan);
     assert.deepEqual([result.written, result.recreated, result.deleted, result.skipped], [2, 0, 0, 3]);
     assert.deepEqual(
       result.skippedKeys.map((s) => `${s.key} ${s.action} ${s.reason}`),
@@ -222,7 +209,7 @@ describe('runRestore', () => {
       lines(skippedFileFor(plan)).map((s) => s.key),
       ['a', 'c', 'd'],
     );
-    const again = await runRestore(client, plan);
+    const again = await runRestore(service.client, plan);
     assert.deepEqual([again.written, again.skipped, again.earlier], [0, 0, 5], 'a second run has nothing left');
   });
 
@@ -230,23 +217,23 @@ describe('runRestore', () => {
     const store = `Restore${++stores}`;
     const keys = Array.from({ length: 30 }, (_, i) => `k${String(i).padStart(2, '0')}`);
     for (const key of keys) await put(store, key, W(`"${key} then"`, [1]));
-    const then = new Date(Date.parse(await emulator.advanceClock(HOUR)));
-    await emulator.advanceClock(HOUR);
+    const then = new Date(Date.parse(await service.emulator.advanceClock(HOUR)));
+    await service.emulator.advanceClock(HOUR);
     for (const key of keys) await put(store, key, W(`"${key} now"`));
     const plan = planFile('stopped');
-    await planRestore(client, { universeId: U, datastoreName: store }, then, plan);
-    const start = (await emulator.requests()).length;
-    await emulator.fault({ method: 'POST', path: '/entries/entry', delayMs: 15, times: 1000 });
+    await planRestore(service.client, { universeId: U, datastoreName: store }, then, plan);
+    const start = (await service.emulator.requests()).length;
+    await service.emulator.fault({ method: 'POST', path: '/entries/entry', delayMs: 15, times: 1000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 120);
     const stopped = (await rejection(() =>
-      runRestore(client, plan, { signal: controller.signal, concurrency: 2 }),
+      runRestore(service.client, plan, { signal: controller.signal, concurrency: 2 }),
     )) as Error & { result: { written: number } };
-    await emulator.clearFaults();
+    await service.emulator.clearFaults();
     assert.equal(stopped.name, 'AbortError');
     assert.ok(stopped instanceof RestoreStoppedError && stopped instanceof StoppedError);
     assert.ok(stopped.result.written > 0 && stopped.result.written < 30, `${stopped.result.written} written`);
-    const rest = await runRestore(client, plan);
+    const rest = await runRestore(service.client, plan);
     assert.equal(rest.failed, 0);
     assert.equal(rest.earlier + rest.written, 30);
     const ok = (await writes(start)).filter((r) => r.status === 200).map((r) => keyOf(r.query));
@@ -262,10 +249,15 @@ describe('runRestore', () => {
   it('selects one player by user id and touches only their entries', async () => {
     const h = await history();
     const plan = planFile('player');
-    const summary = await planRestore(client, { universeId: U, datastoreName: h.store, userId: 7 }, h.then, plan);
+    const summary = await planRestore(
+      service.client,
+      { universeId: U, datastoreName: h.store, userId: 7 },
+      h.then,
+      plan,
+    );
     assert.deepEqual([summary.write, summary.recreate, summary.delete, summary.unchanged], [1, 0, 0, 1]);
-    const start = (await emulator.requests()).length;
-    const result = await runRestore(client, plan);
+    const start = (await service.emulator.requests()).length;
+    const result = await runRestore(service.client, plan);
     assert.equal(result.written, 1);
     assert.deepEqual(
       (await writes(start)).map((r) => keyOf(r.query)),
@@ -278,9 +270,9 @@ describe('runRestore', () => {
   it('reports a delete that met another writer between its check and the delete, and undo puts that back', async () => {
     const h = await history();
     const plan = planFile('race');
-    await planRestore(client, { universeId: U, datastoreName: h.store, keys: ['c'] }, h.then, plan);
-    await emulator.fault({ method: 'DELETE', path: '/entries/entry', delayMs: 200 });
-    const running = runRestore(client, plan);
+    await planRestore(service.client, { universeId: U, datastoreName: h.store, keys: ['c'] }, h.then, plan);
+    await service.emulator.fault({ method: 'DELETE', path: '/entries/entry', delayMs: 200 });
+    const running = runRestore(service.client, plan);
     await new Promise((r) => setTimeout(r, 80));
     const theirs = W('"written in the gap"', [5]);
     await put(h.store, 'c', theirs);
@@ -290,7 +282,7 @@ describe('runRestore', () => {
       result.raced.map((l) => l.key),
       ['c'],
     );
-    const { result: undone } = await undoRestore(client, auditFileFor(plan));
+    const { result: undone } = await undoRestore(service.client, auditFileFor(plan));
     assert.equal(undone.recreated, 1);
     assert.deepEqual(await read(h.store, 'c'), theirs);
   });
@@ -300,11 +292,11 @@ describe('undoRestore', () => {
   it('puts back the versions before from the audit file, skipping a key changed after the restore', async () => {
     const h = await history();
     const plan = planFile('undo');
-    await planRestore(client, { universeId: U, datastoreName: h.store }, h.then, plan);
-    await runRestore(client, plan);
+    await planRestore(service.client, { universeId: U, datastoreName: h.store }, h.then, plan);
+    await runRestore(service.client, plan);
     const later = W('"changed after the restore"');
     await put(h.store, 'b', later);
-    const { plan: summary, result } = await undoRestore(client, auditFileFor(plan));
+    const { plan: summary, result } = await undoRestore(service.client, auditFileFor(plan));
     assert.deepEqual([summary.write, summary.recreate, summary.delete], [3, 1, 1]);
     assert.deepEqual([result.written, result.recreated, result.deleted, result.skipped], [2, 1, 1, 1]);
     assert.deepEqual(
@@ -360,7 +352,7 @@ describe('a restore under the rate limits', () => {
       );
       const theirs = keys.slice(-20);
       const running = runRestore(runner, plan);
-      // The other writer: conditioned on the version it read, so its client may repeat it after a 429.
+      // The other writer: conditioned on the version it read, so its service.client may repeat it after a 429.
       await Promise.all(
         theirs.map((key) =>
           writer.datastores.setEntry({

@@ -1,4 +1,7 @@
 // Starts the emulator in-process for client tests and drives its /_emulator control endpoints.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, before, beforeEach } from 'node:test';
 import type { OpenApiClient } from '../../../src/api';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/server';
@@ -118,5 +121,30 @@ export function sharedEmulator(opts: EmulatorOptions = { apiKeys: [{ key: API_KE
     await shared.emulator.close();
   });
   beforeEach(() => shared.emulator.reset());
+  return shared;
+}
+
+/**
+ * One emulator on a settable clock for a whole test file, with a client and a folder for plan files. Never reset
+ * between tests: each test moves the clock on, in stores of its own.
+ */
+export function clockedEmulator(
+  clock: string,
+  name: string,
+): { emulator: TestEmulator; client: OpenApiClient; dir: string } {
+  const shared = { dir: fs.mkdtempSync(path.join(os.tmpdir(), `ue-${name}-`)) } as {
+    emulator: TestEmulator;
+    client: OpenApiClient;
+    dir: string;
+  };
+  before(async () => {
+    shared.emulator = await TestEmulator.start({ apiKeys: [{ key: API_KEY }], clock });
+    shared.client = makeClient(shared.emulator.url).client;
+  });
+  after(async () => {
+    await shared.client.close();
+    await shared.emulator.close();
+    fs.rmSync(shared.dir, { recursive: true, force: true });
+  });
   return shared;
 }
