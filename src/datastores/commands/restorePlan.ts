@@ -164,18 +164,39 @@ export async function confirmPlan(
   return answer === go;
 }
 
+/** What a run of this kind is called while it runs, once it stopped, and once it is done. */
+function wording(run: PlanRun): { running: string; stopped: string; done: string } {
+  if (run.putBackOf)
+    return {
+      running: t`Putting back what another writer wrote to ${run.what}`,
+      stopped: t`The put-back of what another writer wrote to ${run.what}`,
+      done: t`Put back what another writer wrote to ${run.what}`,
+    };
+  if (run.undoOf)
+    return {
+      running: t`Undoing the restore of ${run.what}`,
+      stopped: t`The undo of the restore of ${run.what}`,
+      done: t`Undid the restore of ${run.what}`,
+    };
+  if (run.copyOf)
+    return {
+      running: t`Copying the differences of ${run.copyOf} to ${run.what}`,
+      stopped: t`The copy of the differences of ${run.copyOf} to ${run.what}`,
+      done: t`Copied the differences of ${run.copyOf} to ${run.what}`,
+    };
+  return {
+    running: t`Restoring ${run.what} to ${run.when ?? ''}`,
+    stopped: t`The restore of ${run.what} to ${run.when ?? ''}`,
+    done: t`Restored ${run.what} to ${run.when ?? ''}`,
+  };
+}
+
 /** Runs the plan (or the rest of a stopped one) under a notification; `total`: the plan's actions. */
 async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Promise<RestoreResult> {
-  const title = run.putBackOf
-    ? t`Putting back what another writer wrote to ${run.what}`
-    : run.undoOf
-      ? t`Undoing the restore of ${run.what}`
-      : run.copyOf
-        ? t`Copying the differences of ${run.copyOf} to ${run.what}`
-        : t`Restoring ${run.what} to ${run.when ?? ''}`;
+  const words = wording(run);
   try {
     return await runBulk(ctx, {
-      title,
+      title: words.running,
       connectionId: run.store.connectionId,
       start: { written: 0, recreated: 0, deleted: 0, skipped: 0, failed: 0, earlier: 0 },
       handled: done,
@@ -188,13 +209,7 @@ async function runPlan(ctx: DataStoresContext, run: PlanRun, total: number): Pro
       },
       run: (opts) => ctx.timeMachine.runRestore(run.store, run.planFile, opts),
       stopped: (c) =>
-        run.putBackOf
-          ? t`The put-back of what another writer wrote to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
-          : run.undoOf
-            ? t`The undo of the restore of ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
-            : run.copyOf
-              ? t`The copy of the differences of ${run.copyOf} to ${run.what} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`
-              : t`The restore of ${run.what} to ${run.when ?? ''} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`,
+        t`${words.stopped} stopped after ${count(done(c))} of ${count(total)} keys (${counts(c, run)}). ${again(run)}`,
     });
   } catch (error) {
     if (error instanceof RestoreStoppedError && !isCancel(error))
@@ -212,14 +227,7 @@ function named(some: { scope: string; key: string }[], most = SKIPPED_NAMED): st
 
 /** The summary of a run: counts, the keys skipped, and Open Skipped, Undo (a restore) and Open Audit. */
 function showResult(ctx: DataStoresContext, run: PlanRun, result: RestoreResult): string {
-  const heading = run.putBackOf
-    ? t`Put back what another writer wrote to ${run.what}`
-    : run.undoOf
-      ? t`Undid the restore of ${run.what}`
-      : run.copyOf
-        ? t`Copied the differences of ${run.copyOf} to ${run.what}`
-        : t`Restored ${run.what} to ${run.when ?? ''}`;
-  const parts = [t`${heading}: ${counts(result, run)} in ${seconds(result.ms)}.`];
+  const parts = [t`${wording(run).done}: ${counts(result, run)} in ${seconds(result.ms)}.`];
   if (result.earlier) parts.push(t`${keys(result.earlier)} were done by an earlier run.`);
   if (result.skippedKeys.length)
     parts.push(t`Skipped as changed since the plan, never overwritten: ${named(result.skippedKeys)}.`);
