@@ -175,9 +175,17 @@ describe('a delete that raced another writer', () => {
     await put(store, 'c', { raw: '"created since"', attributes: {}, userIds: [] });
     const plan = path.join(dir, `${store}.ndjson`);
     await planRestore(service.client, { universeId: U, datastoreName: store }, then, plan);
-    await service.emulator.fault({ method: 'DELETE', path: '/entries/entry', delayMs: 200 });
+    // The delete is held 2 s on its way in; the other writer writes once the run has checked c's version (the gate:
+    // that read in the emulator's log), so its value lands between the check and the delete.
+    const mark = (await service.emulator.requests()).length;
+    await service.emulator.fault({ method: 'DELETE', path: '/entries/entry', delayMs: 2000 });
     const running = runRestore(service.client, plan);
-    await new Promise((r) => setTimeout(r, 80));
+    const checked = async () =>
+      (await service.emulator.requests())
+        .slice(mark)
+        .some((r) => r.method === 'GET' && r.path.includes('/entries/entry/versions'));
+    for (const end = Date.now() + 10_000; !(await checked()); await new Promise((r) => setTimeout(r, 10)))
+      assert.ok(Date.now() < end, "the run never read c's versions");
     const theirs = await put(store, 'c', THEIRS);
     const result = await running;
     await service.emulator.clearFaults();
