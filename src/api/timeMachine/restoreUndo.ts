@@ -116,28 +116,36 @@ export async function racedDeletes(auditFile: string, signal?: AbortSignal): Pro
   return raced;
 }
 
+/** Plans from an audit file with `plan`, then runs that plan; progress is the run's. */
+async function planThenRun(
+  plan: (client: OpenApiClient, auditFile: string, planFile: string, opts: PlanOptions) => Promise<RestorePlanSummary>,
+  client: OpenApiClient,
+  auditFile: string,
+  planFile: string,
+  opts: BulkOptions<RestoreCounts>,
+): Promise<{ plan: RestorePlanSummary; result: RestoreResult }> {
+  const { onProgress, ...rest } = opts;
+  const planned = await plan(client, auditFile, planFile, rest);
+  const result = await runRestore(client, planFile, { ...rest, onProgress });
+  return { plan: planned, result };
+}
+
 /** Undoes a restore from its audit file: planUndo, then runRestore of that plan. */
-export async function undoRestore(
+export function undoRestore(
   client: OpenApiClient,
   auditFile: string,
   planFile = undoPlanFileFor(auditFile),
   opts: BulkOptions<RestoreCounts> = {},
 ): Promise<{ plan: RestorePlanSummary; result: RestoreResult }> {
-  const { onProgress, ...rest } = opts;
-  const plan = await planUndo(client, auditFile, planFile, rest);
-  const result = await runRestore(client, planFile, { ...rest, onProgress });
-  return { plan, result };
+  return planThenRun(planUndo, client, auditFile, planFile, opts);
 }
 
 /** Puts back what the raced deletes of a restore removed: planPutBack, then runRestore of that plan. */
-export async function putBackRaced(
+export function putBackRaced(
   client: OpenApiClient,
   auditFile: string,
   planFile = putBackPlanFileFor(auditFile),
   opts: BulkOptions<RestoreCounts> = {},
 ): Promise<{ plan: RestorePlanSummary; result: RestoreResult }> {
-  const { onProgress, ...rest } = opts;
-  const plan = await planPutBack(client, auditFile, planFile, rest);
-  const result = await runRestore(client, planFile, { ...rest, onProgress });
-  return { plan, result };
+  return planThenRun(planPutBack, client, auditFile, planFile, opts);
 }
