@@ -64,6 +64,20 @@ suite('entries like files', () => {
     return store as DataStoreNode;
   }
 
+  /**
+   * Runs `steps` with a document checked for a newer version at most every 300 ms instead of every 10 s; the steps
+   * wait out that interval themselves.
+   */
+  async function withShortChecks(steps: (checkEveryMs: number) => Promise<void>): Promise<void> {
+    const usual = ctx.entryDocuments.checkEveryMs;
+    ctx.entryDocuments.checkEveryMs = 300;
+    try {
+      await steps(ctx.entryDocuments.checkEveryMs);
+    } finally {
+      ctx.entryDocuments.checkEveryMs = usual;
+    }
+  }
+
   async function entryNode(key: string): Promise<EntryNode> {
     const node = (await ctx.tree.getChildren(await storeNode())).find((n) => isEntry(n) && n.entry.key === key);
     assert.ok(node && isEntry(node), `no entry ${key}`);
@@ -337,10 +351,7 @@ suite('entries like files', () => {
 
   test('a clean entry brought to the front reloads when the service has a newer version (checked at most every 10 s)', async function () {
     this.timeout(30_000);
-    // The suite shortens the 10 s between two checks of a document, and waits out its own interval.
-    const [checkEveryMs, usual] = [300, ctx.entryDocuments.checkEveryMs];
-    ctx.entryDocuments.checkEveryMs = checkEveryMs;
-    try {
+    await withShortChecks(async (checkEveryMs) => {
       await client.datastores.setEntry({ ...at('focus-a'), value: 'a1' });
       await client.datastores.setEntry({ ...at('focus-b'), value: 'b1' });
       const a = await openEditor(uriOf('focus-a'));
@@ -350,16 +361,12 @@ suite('entries like files', () => {
       await vscode.window.showTextDocument(a.document);
       await until('the newer value', () => a.document.getText().includes('a2'), 5000);
       assert.equal(a.document.isDirty, false);
-    } finally {
-      ctx.entryDocuments.checkEveryMs = usual;
-    }
+    });
   });
 
   test('a clean entry reloaded because another writer changed it says so', async function () {
     this.timeout(30_000);
-    const [checkEveryMs, usual] = [300, ctx.entryDocuments.checkEveryMs];
-    ctx.entryDocuments.checkEveryMs = checkEveryMs;
-    try {
+    await withShortChecks(async (checkEveryMs) => {
       await client.datastores.setEntry({ ...at('noticed'), value: 'n1' });
       await client.datastores.setEntry({ ...at('elsewhere'), value: 'e1' });
       const noticed = await openEditor(uriOf('noticed'));
@@ -375,9 +382,7 @@ suite('entries like files', () => {
           .messages('info')
           .includes(`"noticed" (Files, scope global) was changed in the service; it now shows the version of ${when}.`),
       );
-    } finally {
-      ctx.entryDocuments.checkEveryMs = usual;
-    }
+    });
   });
 
   test('an open deleted entry undeleted from the tree loses its "deleted" note and can be edited again', async () => {
