@@ -125,31 +125,10 @@ function pickOrType<T extends vscode.QuickPickItem>(
   options: vscode.QuickPickOptions,
   meaning: (text: string) => Meaning,
 ): Promise<T | string | undefined> {
-  return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-    let typed: vscode.QuickPickItem | undefined;
-    let problem: vscode.QuickPickItem | undefined;
-    let result: T | string | undefined;
-    quickPick.title = options.title;
-    quickPick.placeholder = options.placeHolder;
-    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
-    quickPick.items = items;
-    quickPick.onDidChangeValue((value) => {
-      ({ typed, problem } = typedItems(value, meaning));
-      const first = typed ?? problem;
-      quickPick.items = first ? [first, ...items] : items;
-    });
-    quickPick.onDidAccept(() => {
-      const [picked] = quickPick.selectedItems;
-      if (!picked || picked === problem) return;
-      result = picked === typed ? picked.label : (picked as T);
-      quickPick.hide();
-    });
-    quickPick.onDidHide(() => {
-      quickPick.dispose();
-      resolve(result);
-    });
-    quickPick.show();
+  // The items are all listed from the start, each one beside the typed text even when it has the same name.
+  return typedQuickPick<T>(options, meaning, { sameNameStandsForTyped: false }, (_quickPick, list) => {
+    list(items);
+    return {};
   });
 }
 
@@ -174,22 +153,9 @@ function pickAsYouType<T extends vscode.QuickPickItem>(
   itemsFor: (text: string, signal: AbortSignal) => Promise<readonly T[]>,
   meaning: (text: string) => Meaning,
 ): Promise<T | string | undefined> {
-  return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-    let listed: readonly T[] = [];
-    let first: { typed?: vscode.QuickPickItem; problem?: vscode.QuickPickItem } = {};
+  return typedQuickPick<T>(options, meaning, { sameNameStandsForTyped: true }, (quickPick, list) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let request: AbortController | undefined;
-    let result: T | string | undefined;
-    quickPick.title = options.title;
-    quickPick.placeholder = options.placeHolder;
-    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
-    const show = () => {
-      // A listed item of the same name stands for the typed text.
-      const typed = first.typed && !listed.some((i) => i.label === first.typed?.label) ? first.typed : undefined;
-      const top = typed ?? first.problem;
-      quickPick.items = top ? [top, ...listed] : listed;
-    };
     const load = (text: string) => {
       request?.abort();
       const current = (request = new AbortController());
@@ -198,16 +164,64 @@ function pickAsYouType<T extends vscode.QuickPickItem>(
         .catch(() => [] as readonly T[]) // the typed text can still be taken
         .then((items) => {
           if (current !== request) return;
-          listed = items;
           quickPick.busy = false;
-          show();
+          list(items);
         });
     };
+    load('');
+    return {
+      typing: (value) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => load(value.trim()), options.delayMs ?? 250);
+      },
+      hidden: () => {
+        clearTimeout(timer);
+        request?.abort();
+      },
+    };
+  });
+}
+
+/** What the lister of a typed pick hears: each change of the typed text, and the pick closing. */
+interface Listing {
+  typing?(value: string): void;
+  hidden?(): void;
+}
+
+/**
+ * The quick pick under `pickOrType` and `pickAsYouType`: the listed items, under a first item for what is typed (what
+ * `meaning` says it stands for, or why it is not a value). Enter takes the item picked, or the typed text, and does
+ * nothing on a problem; dismissing it gives undefined. `lister` lists the items (`list`, again whenever they change)
+ * and hears the typing and the close. With `sameNameStandsForTyped`, a listed item named as the typed text stands
+ * for it, and the typed item is not shown.
+ */
+function typedQuickPick<T extends vscode.QuickPickItem>(
+  options: vscode.QuickPickOptions,
+  meaning: (text: string) => Meaning,
+  { sameNameStandsForTyped }: { sameNameStandsForTyped: boolean },
+  lister: (quickPick: vscode.QuickPick<vscode.QuickPickItem>, list: (items: readonly T[]) => void) => Listing,
+): Promise<T | string | undefined> {
+  return new Promise((resolve) => {
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    let listed: readonly T[] = [];
+    let first: { typed?: vscode.QuickPickItem; problem?: vscode.QuickPickItem } = {};
+    let result: T | string | undefined;
+    quickPick.title = options.title;
+    quickPick.placeholder = options.placeHolder;
+    quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
+    const show = () => {
+      const shadowed = sameNameStandsForTyped && listed.some((i) => i.label === first.typed?.label);
+      const top = (shadowed ? undefined : first.typed) ?? first.problem;
+      quickPick.items = top ? [top, ...listed] : listed;
+    };
+    const listing = lister(quickPick, (items) => {
+      listed = items;
+      show();
+    });
     quickPick.onDidChangeValue((value) => {
       first = typedItems(value, meaning);
       show();
-      clearTimeout(timer);
-      timer = setTimeout(() => load(value.trim()), options.delayMs ?? 250);
+      listing.typing?.(value);
     });
     quickPick.onDidAccept(() => {
       const [picked] = quickPick.selectedItems;
@@ -216,12 +230,10 @@ function pickAsYouType<T extends vscode.QuickPickItem>(
       quickPick.hide();
     });
     quickPick.onDidHide(() => {
-      clearTimeout(timer);
-      request?.abort();
+      listing.hidden?.();
       quickPick.dispose();
       resolve(result);
     });
-    load('');
     quickPick.show();
   });
 }
