@@ -62,6 +62,16 @@ const builds = [
     entryPoints: ['src/restrictions/log/page/main.ts'],
     outfile: 'media/restrictionLog/main.js',
   },
+  // The review page, the same way.
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    sourcemap: false,
+    entryPoints: ['src/core/review/page/main.ts'],
+    outfile: 'media/review/main.js',
+  },
 ];
 
 module.exports = { builds, slimDependencies };

@@ -14,6 +14,7 @@ import type { TreeNode } from './core/tree/node';
 import { UniverseTree } from './core/tree/provider';
 import { SwitchableUi, type Ui } from './core/ui';
 import { activateDataStores, dataStoresProbe } from './datastores';
+import type { Operations } from './datastores/operations/operations';
 import { dataStoresKeys } from './datastores/keys';
 import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
@@ -38,6 +39,8 @@ export interface TestContext {
   /** The entries' editors: a suite sets how often a document checks the service for a newer version. */
   entryDocuments: EntryDocuments;
   timeMachine: TimeMachine;
+  /** The data stores' recent operations (plans, audits) in the extension's storage. */
+  operations: Operations;
   restrictions: RestrictionsModel;
   assets: AssetsModel;
   sandbox: Sandbox;
@@ -73,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     workspaceState: context.workspaceState,
     globalState,
     status,
+    extensionUri: context.extensionUri,
+    storageDir: context.globalStorageUri.fsPath,
   });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: globalState });
@@ -112,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     datastores: datastores.model,
     entryDocuments: datastores.documents,
     timeMachine: datastores.timeMachine,
+    operations: datastores.operations,
     restrictions: restrictions.model,
     assets: assets.model,
     sandbox: sandbox.sandbox,

@@ -41,6 +41,13 @@ import { DataStoresModel } from './model';
 import { TimeMachine } from './timeMachine';
 import { DataStoresGroupNode } from './tree';
 import { followModel } from './view';
+import * as path from 'node:path';
+import { ReviewPanel, type Review, type ReviewHandler } from '../core/review/panel';
+import { exportOperation, forgetOperation, openOperation, undoOperation } from './operations/commands';
+import { Operations } from './operations/operations';
+import { planScheme, PlanValues } from './operations/planValues';
+import { OperationsGroupNode } from './operations/tree';
+import { sameUniverse } from '../core/universe';
 
 const commands: readonly DataStoresCommand[] = [
   chooseScope,
@@ -74,6 +81,10 @@ const commands: readonly DataStoresCommand[] = [
   restoreToTime,
   undoRestore,
   saveEntry,
+  openOperation,
+  undoOperation,
+  exportOperation,
+  forgetOperation,
 ];
 
 export const dataStoresProbe: AreaProbe = {
@@ -93,6 +104,9 @@ export function activateDataStores(deps: {
   globalState: vscode.Memento;
   status: BulkStatus;
   view: vscode.TreeView<TreeNode>;
+  extensionUri: vscode.Uri;
+  /** The extension's global storage folder: operations keep their plans there. */
+  storageDir: string;
 }) {
   const { connections, ui, log, tree, status, view } = deps;
   const reveal = async (node: TreeNode): Promise<void> => {
@@ -101,12 +115,35 @@ export function activateDataStores(deps: {
   const model = new DataStoresModel(connections, deps.globalState);
   const timeMachine = new TimeMachine(model, connections);
   const { saver, documents, ...editor } = activateEditor({ model, ui, log, workspaceState: deps.workspaceState });
+  const operations = new Operations(path.join(deps.storageDir, 'operations'));
+  const openReview = (review: Review, handler: ReviewHandler) =>
+    new ReviewPanel({ extensionUri: deps.extensionUri, log }, review, handler);
   tree.addGroup((universe) => new DataStoresGroupNode(model, timeMachine, universe));
+  tree.addGroup((universe) => new OperationsGroupNode(operations, universe));
+  const context = {
+    ui,
+    log,
+    model,
+    timeMachine,
+    saver,
+    documents,
+    status,
+    connections,
+    reveal,
+    operations,
+    openReview,
+  };
   const disposables: vscode.Disposable[] = [
     model,
+    operations,
     ...editor.disposables,
     ...followModel(model, tree),
-    ...registerCommands({ ui, log, model, timeMachine, saver, documents, status, connections, reveal }, commands),
+    operations.onDidChange((u) => {
+      for (const node of tree.loaded())
+        if (node instanceof OperationsGroupNode && sameUniverse(node.ref, u)) tree.refresh(node);
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(planScheme, new PlanValues(operations)),
+    ...registerCommands(context, commands),
   ];
-  return { model, timeMachine, documents, disposables };
+  return { model, timeMachine, documents, operations, disposables };
 }

@@ -184,17 +184,27 @@ export class TimeMachine {
     return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
   }
 
-  /** The dry run of undoing a restore from its audit file (the plan goes next to it). */
-  async planUndo(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
+  /** The dry run of undoing a restore from its audit file, into `planFile`. */
+  async planUndo(
+    store: StoreRef,
+    auditFile: string,
+    planFile: string,
+    signal: AbortSignal,
+  ): Promise<RestorePlanSummary> {
     const client = await this.model.client(store);
-    const summary = await planUndo(client, auditFile, undefined, { signal, rate: restoreRate(client) });
+    const summary = await planUndo(client, auditFile, planFile, { signal, rate: restoreRate(client) });
     return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
   }
 
-  /** The dry run of putting back what a restore's raced deletes removed (the plan goes next to the audit). */
-  async planPutBack(store: StoreRef, auditFile: string, signal: AbortSignal): Promise<RestorePlanSummary> {
+  /** The dry run of putting back what a restore's raced deletes removed, into `planFile`. */
+  async planPutBack(
+    store: StoreRef,
+    auditFile: string,
+    planFile: string,
+    signal: AbortSignal,
+  ): Promise<RestorePlanSummary> {
     const client = await this.model.client(store);
-    const summary = await planPutBack(client, auditFile, undefined, { signal, rate: restoreRate(client) });
+    const summary = await planPutBack(client, auditFile, planFile, { signal, rate: restoreRate(client) });
     return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
   }
 

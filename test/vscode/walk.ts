@@ -495,40 +495,41 @@ async function daily(w: Walker): Promise<void> {
 }
 
 /** The time machine: Settings compared with a week ago and a key's diff; the history of GameConfig's maxPlayers. */
+/** The review panel's page whose heading reads `heading` (the newest one opened when several match). */
+async function reviewFrame(w: Walker, heading: string): Promise<Frame> {
+  for (let i = 0; i < 150; i++) {
+    const frames = w.page.frames().filter((f) => f.parentFrame()?.url().includes('webview'));
+    for (const frame of frames.reverse()) {
+      const text = await frame.$eval('#heading', (el) => el.textContent).catch(() => undefined);
+      if (text === heading && (await frame.$('#spacer .row').catch(() => null))) return frame;
+    }
+    await w.pause(200);
+  }
+  throw new Error(`no review panel "${heading}"`);
+}
+
+/** Clicks a button of a review page by its label. */
+async function reviewButton(frame: Frame, label: string): Promise<void> {
+  await frame.locator('#buttons button', { hasText: label }).first().click();
+}
+
 async function timemachine(w: Walker): Promise<void> {
   const page = w.page;
   await w.sandboxStores();
   await w.menu(w.row('Settings'), 'Compare with Time…');
   await w.moment('15d', 'moment-typed'); // the demo's Settings changed 10 to 20 days ago
   await w.pick('Every Key');
-  await acceptSaveDialog(w);
-  const summary = page.locator('.notification-toast', { hasText: 'Show Differences' });
-  await summary.waitFor({ timeout: 30_000 });
-  await w.shot('compare-summary');
-  await summary.getByRole('button', { name: 'Show Differences' }).click();
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
-  await w.shot('differences');
-  await page.keyboard.press('Enter');
+  let frame = await reviewFrame(w, 'Compare with a time');
+  await w.pause(800);
+  await w.shot('compare-review');
+  await frame.locator('#spacer .row.opens').first().click();
   await w.pause(1500);
-  await w.shot('difference-diff');
-  await w.palette('Notifications: Clear All Notifications');
+  await w.shot('compare-row-diff');
+  await page.locator('.tab', { hasText: 'Compare Settings' }).first().click();
+  frame = await reviewFrame(w, 'Compare with a time');
 
-  await w.wb.expandTreeRow('Settings');
-  await w.menu(w.row('GameConfig'), 'History of a Field…');
-  await w.type('maxPlayers');
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
-  await w.pause(500);
-  await w.shot('field-history');
-  await page.keyboard.press('Enter');
-  await w.pause(1500);
-  await w.shot('field-history-diff');
-  await w.palette('View: Close All Editors');
-  await w.collapse('Settings');
-
-  // Restore Settings to 15 days ago: the dry run first, then the run, then its Undo (itself a dry run first).
-  await w.menu(w.row('Settings'), 'Restore to Time…');
-  await w.moment('15d');
-  await w.pick('Every Key');
+  // Restore to This Time… from the comparison: the direction fixed, the plan in its own review.
+  await reviewButton(frame, 'Restore to This Time…');
   // The sandbox speaks cloud v2: a snapshot is offered first (unless one was taken today).
   const offer = w.wb.dialog('Take a snapshot');
   if (
@@ -540,23 +541,35 @@ async function timemachine(w: Walker): Promise<void> {
     await w.shot('snapshot-offered');
     await offer.getByRole('button', { name: 'Take Snapshot' }).click();
   }
-  await acceptSaveDialog(w);
-  const dryRun = w.wb.dialog('Restore Settings');
-  await dryRun.waitFor({ timeout: 30_000 });
-  await w.shot('restore-dry-run');
-  await dryRun.getByRole('button', { name: 'Restore' }).click();
-  const restored = page.locator('.notification-toast', { hasText: 'Open Audit' });
-  await restored.waitFor({ timeout: 60_000 });
-  await w.pause(500);
-  await w.shot('restore-summary');
-  await restored.getByRole('button', { name: 'Undo' }).click();
-  const undoDryRun = w.wb.dialog('Undo');
-  await undoDryRun.waitFor({ timeout: 30_000 });
-  await w.shot('undo-dry-run');
-  await undoDryRun.getByRole('button', { name: 'Undo' }).click();
-  await page.locator('.notification-toast', { hasText: 'Open Audit' }).last().waitFor({ timeout: 60_000 });
+  frame = await reviewFrame(w, 'Restore to a time');
   await w.pause(800);
-  await w.shot('undo-summary');
+  await w.shot('restore-plan');
+  await frame.locator('#spacer .row.opens').first().click();
+  await w.pause(1500);
+  await w.shot('restore-plan-row-diff');
+  await page.locator('.tab', { hasText: 'Restore to a time' }).first().click();
+  frame = await reviewFrame(w, 'Restore to a time');
+  await reviewButton(frame, 'Restore');
+  await frame.locator('#buttons button', { hasText: 'Undo…' }).waitFor({ timeout: 60_000 });
+  await w.pause(800);
+  await w.shot('restore-result');
+  await reviewButton(frame, 'Undo…');
+  frame = await reviewFrame(w, 'Undo a restore');
+  await w.pause(800);
+  await w.shot('undo-plan');
+  await reviewButton(frame, 'Undo');
+  await frame.locator('#buttons button', { hasText: 'Export Files…' }).waitFor({ timeout: 60_000 });
+  await w.pause(800);
+  await w.shot('undo-result');
+  await w.palette('View: Close All Editors');
+  await w.collapse('Data Stores');
+  await w.wb.expandTreeRow('Recent Operations');
+  await w.pause(800);
+  await w.shot('recent-operations');
+  await w.row('Restore of Settings').last().click();
+  await reviewFrame(w, 'Restore to a time');
+  await w.pause(800);
+  await w.shot('reopened-result');
 }
 
 /** Open at Time on Settings: the rows as they were, one opened read-only, compared with now, the view closed. */

@@ -53,6 +53,8 @@ export { DEFAULT_RESTORE_RATE, estimateMs, type RestoreRate } from './restoreEst
 export {
   auditFileFor,
   bytesOf,
+  objectLines,
+  planActions as readPlanActions,
   putBackPlanFileFor,
   readAudit,
   readAuditHeader,

@@ -1,12 +1,13 @@
 // Compare with Another Store… on a data store row: the row (its scope or all scopes, its prefix) against another
 // store of the universe, the same store in another universe (staging against production), or an export file (then
-// the file is the source and the row the target). The differences go to an NDJSON file; the summary offers Copy
-// Differences…, which plans the copy into the target as a restore plan and runs it as Restore to Time… does.
-import { runFollowUp } from '../../core/commands';
+// the file is the source and the row the target). The result is a review panel (different / only in the source / only
+// in the target / the same, each row's diff one click away) whose Copy Differences… plans the copy, its direction
+// fixed and shown, into a review of its own. Nothing reaches the workspace unless exported.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
-import type { CopyPlanSummary, StoresComparison, StoresCounts, StoresSummary } from '../../api';
+import type { Difference, StoresComparison, StoresCounts, StoresSummary } from '../../api';
+import type { ReviewItem, ReviewPanel } from '../../core/review/panel';
 import { pickConnection, pickUniverse } from '../../core/prompts';
 import { isReadOnly } from '../../core/universe';
 import { t } from '../../core/text';
@@ -16,7 +17,8 @@ import type { StoreSide } from '../timeMachine';
 import { count, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { asDataStore, filterText } from './nodes';
-import { begun, confirmPlan, planActions, runAndShow, type PlanRun } from './restorePlan';
+import { entryUri } from '../editor/uris';
+import { planAndReview, universeWhere, type OperationReview } from '../operations/reviewFlow';
 
 /** Store names offered for "Another store in this universe". */
 const STORES_LISTED = 1000;
@@ -30,33 +32,64 @@ interface LiveTarget {
 }
 
 export interface CompareStoresResult extends StoresSummary {
-  /** The NDJSON of the differences. */
-  file: string;
+  /** Every key compared. */
+  comparisons: StoresComparison[];
   source: string;
   target: string;
+  panel: ReviewPanel;
+}
+
+interface StoresItem extends ReviewItem {
+  comparison: StoresComparison;
 }
 
 const keys = (n: number): string => (n === 1 ? t`${count(n)} key` : t`${count(n)} keys`);
 const compared = (c: StoresCounts): number => c.same + c.different + c.onlySource + c.onlyTarget;
 const differing = (c: StoresCounts): number => c.different + c.onlySource + c.onlyTarget;
 
-/** Writes the comparisons that are not "same", one JSON line each. */
-async function writeDifferences(file: string, results: AsyncIterable<StoresComparison>): Promise<void> {
-  const out = await fs.promises.open(file, 'w');
-  try {
-    let chunk = '';
-    for await (const c of results) {
-      if (c.status === 'same') continue;
-      chunk += `${JSON.stringify(c)}\n`;
-      if (chunk.length >= 64 * 1024) {
-        await out.write(chunk);
-        chunk = '';
-      }
-    }
-    if (chunk) await out.write(chunk);
-  } finally {
-    await out.close();
-  }
+const DIFFERS: Record<Difference, () => string> = {
+  value: () => t`value`,
+  attributes: () => t`attributes`,
+  userIds: () => t`user ids`,
+};
+
+function itemOf(c: StoresComparison, sourceIsFile: boolean): StoresItem {
+  const side = c.source ?? c.target;
+  return {
+    key: c.key,
+    scope: c.scope,
+    kind: c.status,
+    bytes: side?.bytes,
+    version: [c.source?.version, c.target?.version].filter(Boolean).join(' / ') || undefined,
+    note: c.differs?.length ? t`differs in ${c.differs.map((d) => DIFFERS[d]()).join(', ')}` : undefined,
+    opens: !(sourceIsFile && c.status === 'onlySource'),
+    comparison: c,
+  };
+}
+
+/** The diff of a key, source on the left; a key on one side only opens that side. A file side is not opened. */
+async function openDifference(source: StoreSide, target: LiveTarget, c: StoresComparison): Promise<void> {
+  const at = (store: StoreRef) => entryUri({ ...store, scope: c.scope, key: c.key });
+  const left = 'file' in source ? undefined : at(source.store);
+  const right = at(target.store);
+  if (c.status === 'onlySource' && left) return void (await vscode.window.showTextDocument(left, { preview: true }));
+  if (c.status === 'onlyTarget' || !left) return void (await vscode.window.showTextDocument(right, { preview: true }));
+  const title = `${c.key}.json (${t`source`}) ↔ ${c.key}.json (${t`target`})`;
+  await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+}
+
+/** Export…: the differences as NDJSON, one comparison a line. */
+async function exportDifferences(ctx: DataStoresContext, name: string, comparisons: StoresComparison[]): Promise<void> {
+  const uri = await ctx.ui.saveDialog({
+    title: t`Export the differences`,
+    saveLabel: t`Export`,
+    filters: ndjsonFilters(),
+    defaultUri: workspaceFile(name, 'differences'),
+  });
+  if (!uri) return;
+  const lines = comparisons.filter((c) => c.status !== 'same').map((c) => `${JSON.stringify(c)}\n`);
+  await fs.promises.writeFile(localPath(uri), lines.join(''));
+  void ctx.ui.info(t`Exported ${keys(lines.length)} that differ to ${path.basename(uri.fsPath)}.`);
 }
 
 /** The other side the user picks: a store of this universe, the same store elsewhere, or an export file. */
@@ -130,45 +163,30 @@ async function askOther(
   };
 }
 
-/** Copy Differences…: whether to delete the target's extra keys, the plan file, the dry run, then the run. */
+/** Copy Differences…: whether to delete the target's extra keys, then the plan in a review of its own. */
 async function copyDifferences(
   ctx: DataStoresContext,
   source: StoreSide,
   sourceWhat: string,
   target: LiveTarget,
-): Promise<void> {
+): Promise<OperationReview | undefined> {
   const { deleteExtra } = required(
     await ctx.ui.pick(
       [
         { label: t`No`, description: t`only add and overwrite keys`, deleteExtra: false },
         { label: t`Yes`, description: t`delete the keys only in ${target.what}`, deleteExtra: true },
       ],
-      { title: t`Also delete the keys only in the target?` },
+      { title: t`Copy ${sourceWhat} → ${target.what}: also delete the keys only in the target?` },
     ),
   );
-  const planFile = localPath(
-    required(
-      await ctx.ui.saveDialog({
-        title: t`Save the plan of the copy of ${sourceWhat} to ${target.what}`,
-        saveLabel: t`Plan`,
-        filters: ndjsonFilters(),
-        defaultUri: workspaceFile(target.store.datastoreName, 'copy-plan'),
-      }),
-    ),
-  );
-  if (begun(planFile))
-    throw new Error(
-      t`${path.basename(planFile)} holds a run that has begun: choose another file, or run Restore to Time… on ${target.store.datastoreName} with it and choose Continue`,
-    );
-  const summary: CopyPlanSummary = await ctx.ui.progress(
+  const { connectionId, universeId, datastoreName } = target.store;
+  return planAndReview(
+    ctx,
+    { kind: 'copy', connectionId, universeId, datastoreName, what: target.what, copyOf: sourceWhat },
     t`Planning the copy of ${sourceWhat} to ${target.what}`,
-    (signal) =>
+    (planFile, signal) =>
       ctx.timeMachine.planCopy(source, { store: target.store, filter: target.filter }, planFile, deleteExtra, signal),
-    { delayMs: 500 },
   );
-  const run: PlanRun = { store: target.store, what: target.what, planFile, copyOf: sourceWhat };
-  if (!(await confirmPlan(ctx, run, summary))) return;
-  await runAndShow(ctx, run, planActions(summary));
 }
 
 export const compareStores: DataStoresCommand = {
@@ -190,17 +208,8 @@ export const compareStores: DataStoresCommand = {
         ? [{ file: other.file, prefix: filter.prefix }, path.basename(other.file), rowSide]
         : [{ store: ref, filter }, rowWhat, other];
     const copyTo = 'file' in other ? rowSide : other;
-    const uri = required(
-      await ctx.ui.saveDialog({
-        title: t`Save the differences of ${sourceWhat} against ${target.what}`,
-        saveLabel: t`Compare`,
-        filters: ndjsonFilters(),
-        defaultUri: workspaceFile(name, 'differences'),
-      }),
-    );
-    const file = localPath(uri);
-    let summary: StoresSummary | undefined;
-    await runBulk(ctx, {
+    const comparisons: StoresComparison[] = [];
+    const summary = await runBulk(ctx, {
       title: t`Comparing ${sourceWhat} with ${target.what}`,
       connectionId: ref.connectionId,
       start: { same: 0, different: 0, onlySource: 0, onlyTarget: 0, gone: 0 },
@@ -208,27 +217,59 @@ export const compareStores: DataStoresCommand = {
       describe: (c) => t`${keys(compared(c))} · ${count(differing(c))} differ · ${count(c.ratePerSecond)}/s`,
       run: async (opts) => {
         const results = ctx.timeMachine.compareStores(source, target, opts);
-        // yield* hands on the summary at the end, and a stop (a failed write) to the requests.
-        async function* kept(): AsyncGenerator<StoresComparison> {
-          summary = yield* results;
+        let next = await results.next();
+        while (!next.done) {
+          comparisons.push(next.value);
+          next = await results.next();
         }
-        await writeDifferences(file, kept());
+        return next.value;
       },
-      stopped: (c) =>
-        t`Comparison of ${sourceWhat} with ${target.what} stopped after ${keys(compared(c))}; ${path.basename(file)} lists the differences found so far.`,
+      stopped: (c) => t`Comparison of ${sourceWhat} with ${target.what} stopped after ${keys(compared(c))}.`,
     });
-    const s = summary!;
-    const result: CompareStoresResult = { ...s, file, source: sourceWhat, target: target.what };
-    const text = t`${sourceWhat} against ${target.what}: ${count(s.different)} different, ${count(s.onlySource)} only in the source, ${count(s.onlyTarget)} only in the target, ${count(s.same)} the same (${keys(compared(s))} compared in ${seconds(s.ms)}; ${path.basename(file)} lists the differences).`;
-    ctx.log.info(text);
-    const copy = t`Copy Differences…`;
-    const open = t`Open File`;
-    const actions = differing(s) && copyTo.writable ? [copy, open] : [open];
-    void ctx.ui.info(text, ...actions).then((choice) =>
-      runFollowUp(ctx, 'universeExplorer.copyDifferences', t`copy the differences`, async () => {
-        if (choice === open) await vscode.window.showTextDocument(uri, { preview: false });
-        if (choice === copy) await copyDifferences(ctx, source, sourceWhat, copyTo);
-      }),
+    const s = summary;
+    const counted = t`${count(s.different)} different, ${count(s.onlySource)} only in the source, ${count(s.onlyTarget)} only in the target, ${count(s.same)} the same`;
+    const gone = s.gone ? t`; ${keys(s.gone)} deleted on both sides while compared are left out` : '';
+    const copyLabel = t`Copy ${sourceWhat} → ${copyTo.what}`;
+    const sourceIsFile = 'file' in source;
+    const panel = ctx.openReview(
+      {
+        title: t`Compare ${name}`,
+        heading: t`Compare two stores`,
+        direction: t`${sourceWhat} (source) → ${target.what} (target, in ${universeWhere(ctx, copyTo.store)})`,
+        phase: 'compare',
+        summary: t`${keys(compared(s))} compared in ${seconds(s.ms)}: ${counted}${gone}.`,
+        notes:
+          differing(s) && copyTo.writable
+            ? [t`Copy Differences… makes the target hold the source's entries: ${copyLabel}.`]
+            : [],
+        kinds: [
+          { id: 'different', label: t`different`, tone: 'change' },
+          { id: 'onlySource', label: t`only in the source`, tone: 'add' },
+          { id: 'onlyTarget', label: t`only in the target`, tone: 'remove' },
+          { id: 'same', label: t`the same`, tone: 'same' },
+        ],
+        items: comparisons.map((c) => itemOf(c, sourceIsFile)),
+        buttons: [
+          ...(differing(s) && copyTo.writable
+            ? [{ id: 'copy', label: t`Copy Differences…`, primary: true, title: copyLabel }]
+            : []),
+          { id: 'export', label: t`Export…` },
+          { id: 'close', label: t`Close` },
+        ],
+      },
+      {
+        button: async (id, panel) => {
+          if (id === 'close') return panel.dispose();
+          if (id === 'export') return exportDifferences(ctx, name, comparisons);
+          if (id === 'copy') return copyDifferences(ctx, source, sourceWhat, copyTo);
+          return undefined;
+        },
+        open: (item) => openDifference(source, copyTo, (item as StoresItem).comparison),
+      },
+    );
+    const result: CompareStoresResult = { ...s, comparisons, source: sourceWhat, target: target.what, panel };
+    ctx.log.info(
+      t`${sourceWhat} against ${target.what}: ${counted} (${keys(compared(s))} compared in ${seconds(s.ms)}).`,
     );
     return result;
   },

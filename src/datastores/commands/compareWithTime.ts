@@ -1,35 +1,30 @@
-// Compare with Time… on a data store row: each key under the row's filter (its scope or all scopes, its prefix)
-// against the moment chosen, written as NDJSON, then a summary with the keys that differ one click away.
-import { runFollowUp } from '../../core/commands';
-import * as path from 'node:path';
+// Compare with Time… on a data store row: each key under the row's filter (its scope or all scopes, its prefix) against
+// the moment chosen, shown in a review panel (changed / created / deleted / unchanged, each row's diff one click
+// away) with Restore to This Time… (the same keys, the direction fixed) and Export…. Nothing is written to the
+// workspace unless exported.
 import vscode = require('vscode');
-import {
-  writeComparison,
-  type CompareCounts,
-  type CompareStatus,
-  type CompareSummary,
-  type KeyComparison,
-} from '../../api';
+import { writeComparison, type CompareCounts, type CompareSummary, type KeyComparison } from '../../api';
+import type { ReviewItem, ReviewPanel } from '../../core/review/panel';
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
-import { required } from '../../core/ui';
-import { allScopes, type StoreRef } from '../listState';
+import type { StoreRef } from '../listState';
 import { currentDiffTitle } from '../editor/diffTitles';
 import { entryUri, versionTime, versionUri } from '../editor/uris';
+import { planAndReview, universeWhere } from '../operations/reviewFlow';
+import type { TimeSelection } from '../timeMachine';
 import { count, fileStamp, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
 import { asStoreOrTime, filterText } from './nodes';
 import { whereOf } from './restorePlan';
 import { askSelection, headerSelection } from './selection';
-
-/** Keys that differ kept for Show Differences; the file lists them all. */
-const DIFFERENCES_KEPT = 5000;
+import { offerSnapshot } from './snapshot';
+import { isReadOnly } from '../../core/universe';
 
 export interface CompareWithTimeResult extends CompareSummary {
-  file: string;
-  /** The keys that differ (changed, created or deleted since), at most DIFFERENCES_KEPT of them. */
-  differences: KeyComparison[];
+  /** Every key compared that held an entry then or now. */
+  comparisons: KeyComparison[];
+  panel: ReviewPanel;
 }
 
 const keys = (n: number): string => (n === 1 ? t`${count(n)} key` : t`${count(n)} keys`);
@@ -37,11 +32,8 @@ const compared = (c: CompareCounts): number =>
   c.unchanged + c.changed + c.created + c.deleted + c.absent + c.otherUsers;
 const differing = (c: CompareCounts): number => c.changed + c.created + c.deleted;
 
-function statusText(status: CompareStatus): string {
-  if (status === 'changed') return t`changed`;
-  if (status === 'created') return t`created since`;
-  if (status === 'deleted') return t`deleted since`;
-  return t`unchanged`;
+interface ComparedItem extends ReviewItem {
+  comparison: KeyComparison;
 }
 
 /** The diff of the key then against now; a key created or deleted since opens the side that exists, read-only. */
@@ -58,33 +50,44 @@ async function openDifference(store: StoreRef, c: KeyComparison): Promise<void> 
   }
   const side = c.status === 'created' ? c.now : c.then;
   if (!side) return;
-  await vscode.window.showTextDocument(versionUri(address, side), { preview: false });
+  await vscode.window.showTextDocument(versionUri(address, side), { preview: true });
 }
 
-async function showDifferences(
-  ctx: DataStoresContext,
-  store: StoreRef,
-  result: CompareWithTimeResult,
-  heading: string,
-  scopes: boolean,
-): Promise<void> {
-  const items = result.differences.map((c) => ({
-    label: c.key,
-    description: [statusText(c.status), scopes ? t`scope ${c.scope}` : ''].filter(Boolean).join(' · '),
+function itemOf(c: KeyComparison): ComparedItem {
+  const then = c.then && !c.then.deleted ? c.then.version : undefined;
+  const now = c.now && !c.now.deleted ? c.now.version : undefined;
+  return {
+    key: c.key,
+    scope: c.scope,
+    kind: c.status,
+    bytes: c.now && !c.now.deleted ? c.now.contentLength : c.then?.contentLength,
+    version: c.status === 'unchanged' ? now : `${then ?? t`none`} → ${now ?? t`none`}`,
+    note: c.then ? t`then: ${versionTime(c.then.createdTime)}` : t`no entry then`,
     comparison: c,
-  }));
-  const total = differing(result);
-  const picked = required(
-    await ctx.ui.pick(items, {
-      title: heading,
-      placeHolder:
-        total > items.length
-          ? t`The first ${count(items.length)} of ${keys(total)} that differ (the file lists them all): pick one to see what changed`
-          : t`Pick a key to see what changed`,
-      matchOnDescription: true,
-    }),
+  };
+}
+
+/** Export…: the comparison as NDJSON where the user chooses. */
+async function exportComparison(
+  ctx: DataStoresContext,
+  name: string,
+  time: Date,
+  comparisons: KeyComparison[],
+): Promise<void> {
+  const uri = await ctx.ui.saveDialog({
+    title: t`Export the comparison of ${name} with ${localTime(time.getTime())}`,
+    saveLabel: t`Export`,
+    filters: ndjsonFilters(),
+    defaultUri: workspaceFile(name, `since-${fileStamp(time)}`),
+  });
+  if (!uri) return;
+  await writeComparison(
+    localPath(uri),
+    (async function* () {
+      yield* comparisons;
+    })(),
   );
-  await openDifference(store, picked.comparison);
+  void ctx.ui.info(t`Exported the comparison of ${name} (${keys(comparisons.length)}).`);
 }
 
 export const compareWithTime: DataStoresCommand = {
@@ -97,23 +100,12 @@ export const compareWithTime: DataStoresCommand = {
     const ref = store.ref;
     const name = store.store.name;
     const filter = ctx.model.lists.filter(ref);
-    const scopes = filter.scope === allScopes;
     const time = shown ?? (await askMoment(ctx.ui, { title: t`Compare ${name} (${filterText(filter)}) with a time` }));
     const when = localTime(time.getTime(), { seconds: true });
-    const selection = await askSelection(ctx, ref, t`Compare ${name} with ${when}`, when);
+    const selection: TimeSelection = await askSelection(ctx, ref, t`Compare ${name} with ${when}`, when);
     const what = t`${name} (${whereOf(headerSelection(selection))})`;
-    const uri = required(
-      await ctx.ui.saveDialog({
-        title: t`Save the comparison of ${what} with ${when}`,
-        saveLabel: t`Compare`,
-        filters: ndjsonFilters(),
-        defaultUri: workspaceFile(name, `since-${fileStamp(time)}`),
-      }),
-    );
-    const file = localPath(uri);
-    const differences: KeyComparison[] = [];
-    let summary: CompareSummary | undefined;
-    await runBulk(ctx, {
+    const comparisons: KeyComparison[] = [];
+    const summary = await runBulk(ctx, {
       title: t`Comparing ${what} with ${when}`,
       connectionId: ref.connectionId,
       start: { unchanged: 0, changed: 0, created: 0, deleted: 0, absent: 0, otherUsers: 0 },
@@ -121,37 +113,79 @@ export const compareWithTime: DataStoresCommand = {
       describe: (c) => t`${keys(compared(c))} · ${count(differing(c))} differ · ${count(c.ratePerSecond)}/s`,
       run: async (opts) => {
         const results = ctx.timeMachine.compareWithTime(ref, selection, time, { ...opts, now: new Date() });
-        // The comparisons go to the file as they come; the keys that differ are kept, and the summary at the end.
-        async function* kept(): AsyncGenerator<KeyComparison> {
-          try {
-            let next = await results.next();
-            while (!next.done) {
-              if (next.value.status !== 'unchanged' && differences.length < DIFFERENCES_KEPT)
-                differences.push(next.value);
-              yield next.value;
-              next = await results.next();
-            }
-            summary = next.value;
-          } finally {
-            if (!summary) await results.return(undefined as never); // a failed write stops the requests
-          }
+        let next = await results.next();
+        while (!next.done) {
+          comparisons.push(next.value);
+          next = await results.next();
         }
-        await writeComparison(file, kept());
+        return next.value;
       },
-      stopped: (c) =>
-        t`Comparison of ${what} with ${when} stopped after ${keys(compared(c))}; ${path.basename(file)} lists the keys compared so far.`,
+      stopped: (c) => t`Comparison of ${what} with ${when} stopped after ${keys(compared(c))}.`,
     });
-    const result: CompareWithTimeResult = { ...summary!, file, differences };
-    const text = t`${what} since ${when}: ${count(result.changed)} changed, ${count(result.created)} created, ${count(result.deleted)} deleted, ${count(result.unchanged)} unchanged (${keys(compared(result))} compared in ${seconds(result.ms)}; ${path.basename(file)} lists them).`;
-    ctx.log.info(text);
-    const show = t`Show Differences`;
-    const open = t`Open File`;
-    const actions = differing(result) ? [show, open] : [open];
-    void ctx.ui.info(text, ...actions).then((choice) =>
-      runFollowUp(ctx, 'universeExplorer.showDifferences', t`show the differences`, async () => {
-        if (choice === open) await vscode.window.showTextDocument(uri, { preview: false });
-        if (choice === show) await showDifferences(ctx, ref, result, t`${what}: keys that differ from ${when}`, scopes);
-      }),
+    const left = [
+      t`${count(summary.changed)} changed`,
+      t`${count(summary.created)} created since`,
+      t`${count(summary.deleted)} deleted since`,
+      t`${count(summary.unchanged)} unchanged`,
+    ];
+    if (summary.absent) left.push(t`${count(summary.absent)} with no entry then or now`);
+    if (summary.otherUsers) left.push(t`${count(summary.otherUsers)} not of user ${selection.userId ?? ''}`);
+    const notes: string[] = [];
+    if (summary.absent)
+      notes.push(t`Keys with no entry then or now were deleted before ${when} and still are: counted, not listed.`);
+    if (summary.otherUsers)
+      notes.push(
+        t`Entries whose user ids did not include user ${selection.userId ?? ''} then or now: counted, not listed.`,
+      );
+    const restorable = differing(summary) > 0 && !isReadOnly(ref.universeId);
+    const panel = ctx.openReview(
+      {
+        title: t`Compare ${name} with ${when}`,
+        heading: t`Compare with a time`,
+        direction: t`${what} in ${universeWhere(ctx, ref)}: as of ${when} → now`,
+        phase: 'compare',
+        summary: t`${keys(compared(summary))} compared in ${seconds(summary.ms)}: ${left.join(', ')}.`,
+        notes,
+        kinds: [
+          { id: 'changed', label: t`changed`, tone: 'change' },
+          { id: 'created', label: t`created since`, tone: 'add' },
+          { id: 'deleted', label: t`deleted since`, tone: 'remove' },
+          { id: 'unchanged', label: t`unchanged`, tone: 'same' },
+          ...(summary.absent
+            ? [{ id: 'absent', label: t`no entry then or now`, tone: 'same' as const, count: summary.absent }]
+            : []),
+          ...(summary.otherUsers
+            ? [{ id: 'otherUsers', label: t`other users'`, tone: 'same' as const, count: summary.otherUsers }]
+            : []),
+        ],
+        items: comparisons.map(itemOf),
+        buttons: [
+          ...(restorable
+            ? [{ id: 'restore', label: t`Restore to This Time…`, primary: true, title: t`${what} → as of ${when}` }]
+            : []),
+          { id: 'export', label: t`Export…` },
+          { id: 'close', label: t`Close` },
+        ],
+      },
+      {
+        button: async (id, panel) => {
+          if (id === 'close') return panel.dispose();
+          if (id === 'export') return exportComparison(ctx, name, time, comparisons);
+          if (id !== 'restore') return undefined;
+          if (!(await offerSnapshot(ctx, ref, t`restoring ${what} to ${when}`))) return undefined;
+          return planAndReview(
+            ctx,
+            { kind: 'restore', ...ref, what, when },
+            t`Planning the restore of ${what} to ${when}`,
+            (planFile, signal) => ctx.timeMachine.planRestore(ref, selection, time, planFile, signal),
+          );
+        },
+        open: (item) => openDifference(ref, (item as ComparedItem).comparison),
+      },
+    );
+    const result: CompareWithTimeResult = { ...summary, comparisons, panel };
+    ctx.log.info(
+      t`${what} since ${when}: ${left.join(', ')} (${keys(compared(summary))} compared in ${seconds(summary.ms)}).`,
     );
     return result;
   },

@@ -6,6 +6,8 @@ import type { EntryDocuments } from '../editor/documents';
 import type { DataStoresModel } from '../model';
 import type { EntrySaver } from '../editor/save';
 import type { TimeMachine } from '../timeMachine';
+import type { Review, ReviewHandler, ReviewPanel } from '../../core/review/panel';
+import type { Operations } from '../operations/operations';
 
 export interface DataStoresContext extends CommandBase {
   model: DataStoresModel;
@@ -15,6 +17,10 @@ export interface DataStoresContext extends CommandBase {
   status: BulkStatus;
   /** For the prompts that pick another connection and universe. */
   connections: Connections;
+  /** Plans and their files, in the extension's storage. */
+  operations: Operations;
+  /** Opens a review panel. */
+  openReview(review: Review, handler: ReviewHandler): ReviewPanel;
   /** Selects a row in the Universes view, expanded. */
   reveal(node: TreeNode): Promise<void>;
 }

@@ -14,7 +14,7 @@ import {
 } from '../tree';
 
 /** The node a tree command was run on, checked, so a palette run without one gets a clear message. */
-function expect<T>(kind: new (...args: never[]) => T, message: () => string) {
+export function expect<T>(kind: new (...args: never[]) => T, message: () => string) {
   return (node: unknown): T => {
     if (!(node instanceof kind)) throw new Error(message());
     return node;

@@ -1,6 +1,7 @@
-// Undo a Restore… (the command palette, or a data store row): an audit file of Restore to Time, then the dry run of
-// putting back what that restore replaced as a modal question, the run, and its summary.
+// Undo a Restore… (the command palette, or a data store row): a restore or copy from Recent Operations, or the audit
+// file of one exported or made by an earlier version; then the undo's plan in a review panel.
 import * as path from 'node:path';
+import { auditFileFor } from '../../api';
 import vscode = require('vscode');
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
@@ -9,7 +10,8 @@ import type { StoreRef } from '../listState';
 import { localPath } from './bulk';
 import type { DataStoresCommand } from './context';
 import { writableStore } from './nodes';
-import { auditHeader, planHeader, undoFromAudit, whereOf } from './restorePlan';
+import { auditHeader, planHeader, whereOf } from './restorePlan';
+import { startUndo } from '../operations/reviewFlow';
 
 export const undoRestore: DataStoresCommand = {
   id: 'universeExplorer.undoRestore',
@@ -18,6 +20,31 @@ export const undoRestore: DataStoresCommand = {
   },
   async run(ctx, node?: unknown) {
     const store = node === undefined ? undefined : writableStore(node);
+    const undoable = ctx.operations
+      .list(store?.ref)
+      .filter((op) => (op.kind === 'restore' || op.kind === 'copy') && op.state !== 'planned')
+      .filter((op) => !store || op.datastoreName === store.ref.datastoreName);
+    const picked = required(
+      await ctx.ui.pick(
+        [
+          ...undoable.map((op) => ({
+            label: op.kind === 'copy' ? t`Copy to ${op.what}` : t`Restore of ${op.what} to ${op.when ?? ''}`,
+            description: t`${localTime(op.applied ?? op.planned)}, universe ${op.universeId}`,
+            op,
+          })),
+          {
+            label: t`An audit file…`,
+            description: t`a restore's *.audit.ndjson exported or kept by hand`,
+            op: undefined,
+          },
+        ],
+        { title: store ? t`Undo which restore of ${store.store.name}?` : t`Undo which restore?` },
+      ),
+    );
+    if (picked.op) {
+      const op = picked.op;
+      return startUndo(ctx, op, auditFileFor(ctx.operations.planFile(op)));
+    }
     const [uri] = required(
       await ctx.ui.openDialog({
         title: store
@@ -66,6 +93,6 @@ export const undoRestore: DataStoresCommand = {
         ? t`${name} (${whereOf(plan.selection)}) to ${localTime(plan.time, { seconds: true })}`
         : t`${name} (${whereOf(plan.selection)})`
       : name;
-    return undoFromAudit(ctx, ref, auditFile, what);
+    return startUndo(ctx, { ...ref, what }, auditFile);
   },
 };

@@ -10,7 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { exportDataStore, NotFoundError, OpenApiClient, type RestoreResult } from '../../../src/api';
+import { exportDataStore, NotFoundError, OpenApiClient } from '../../../src/api';
+import type { ReviewPanel } from '../../../src/core/review/panel';
+import type { OperationReview } from '../../../src/datastores/operations/reviewFlow';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { EntryNode } from '../../../src/datastores/tree';
 import { entryUri } from '../../../src/datastores/editor/uris';
@@ -240,22 +242,18 @@ for (const api of ['v1', 'v2'] as const) {
     test('Restore to Time: a changed key and a re-created deleted key, then Undo a Restore…', async () => {
       const [changed0, changed2] = seeded.get('MetaTime/changed')!;
       const [gone0] = seeded.get('MetaTime/gone')!;
-      const plan = path.join(service.dir, 'metadata-restore.ndjson');
       answer()
         .on('pick', /^Restore MetaTime \(scope global\) to a time /, new Date(START + HOUR).toISOString())
-        .on('pick', /^Restore MetaTime to .*: which keys\?/, 'Every Key')
-        .on('saveDialog', /^Save the plan of the restore of MetaTime /, vscode.Uri.file(plan))
-        .on('warn', /^Restore MetaTime \(scope global\) to /, 'Restore')
-        .on('info', /^Restored MetaTime/, undefined);
-      const result = (await vscode.commands.executeCommand(
+        .on('pick', /^Restore MetaTime to .*: which keys\?/, 'Every Key');
+      const review = (await vscode.commands.executeCommand(
         'universeExplorer.restoreToTime',
         await storeNode('MetaTime'),
-      )) as RestoreResult | undefined;
-      assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
-      assert.deepEqual(
-        [result.written, result.recreated, result.deleted, result.skipped, result.failed],
-        [1, 1, 0, 0, 0],
-      );
+      )) as OperationReview | undefined;
+      assert.ok(review, `no review; prompts: ${JSON.stringify(ui.prompts)}`);
+      await review.panel.receive({ type: 'button', id: 'apply' });
+      const done = (panel: ReviewPanel) =>
+        Object.fromEntries(panel.state.kinds.filter((k) => k.count).map((k) => [k.id, k.count]));
+      assert.deepEqual(done(review.panel), { written: 1, recreated: 1 });
       await assertKept('MetaTime', 'changed', changed2, changed0);
       const gone = await client.datastores.getEntry(at('MetaTime', 'gone'));
       assert.deepEqual(
@@ -264,16 +262,18 @@ for (const api of ['v1', 'v2'] as const) {
         're-created with the value and metadata of the moment',
       );
 
-      answer()
-        .on('openDialog', /^Undo a restore of MetaTime/, [vscode.Uri.file(`${plan}.audit.ndjson`)])
-        .on('warn', /^Undo the restore of MetaTime/, 'Undo')
-        .on('info', /^Undid the restore of MetaTime/, undefined);
-      const undone = (await vscode.commands.executeCommand(
+      answer().on(
+        'pick',
+        /^Undo which restore of MetaTime\?/,
+        `Restore of MetaTime (scope global) to ${review.op.when}`,
+      );
+      const undo = (await vscode.commands.executeCommand(
         'universeExplorer.undoRestore',
         await storeNode('MetaTime'),
-      )) as RestoreResult | undefined;
-      assert.ok(undone, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
-      assert.deepEqual([undone.written, undone.deleted, undone.skipped, undone.failed], [1, 1, 0, 0]);
+      )) as OperationReview | undefined;
+      assert.ok(undo, `no review; prompts: ${JSON.stringify(ui.prompts)}`);
+      await undo.panel.receive({ type: 'button', id: 'apply' });
+      assert.deepEqual(done(undo.panel), { written: 1, deleted: 1 });
       await assertKept('MetaTime', 'changed', changed0, changed2);
       assert.equal(await rawOf('MetaTime', 'gone'), undefined, 'the re-creation undone');
     });

@@ -1,0 +1,241 @@
+// A plan from planning to its result, in one review panel: the plan is written to the operation's folder, the panel
+// shows it (Apply, Export Plan…, Cancel), Apply runs it under the usual notification and the panel becomes its result
+// (Continue, Undo…, Put Back…, Export Files…). Cancel or closing an unapplied plan removes it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import vscode = require('vscode');
+import { auditFileFor, type RestorePlanSummary } from '../../api';
+import { isCancel } from '../../core/errors';
+import type { ReviewHandler, ReviewPanel } from '../../core/review/panel';
+import { t } from '../../core/text';
+import { required } from '../../core/ui';
+import { fileStamp, localPath, ndjsonFilters, workspaceFile } from '../commands/bulk';
+import type { DataStoresContext } from '../commands/context';
+import { runPlan, wording, type PlanRun } from '../commands/restorePlan';
+import { diffTitle, entryUri } from '../editor/uris';
+import type { StoreRef } from '../listState';
+import type { Operation } from './operations';
+import { planItems, planReview, resultItems, resultReview, type PlanItem } from './planReview';
+import { planValueUri } from './planValues';
+
+export interface OperationReview {
+  op: Operation;
+  panel: ReviewPanel;
+}
+
+type PlanSummary = RestorePlanSummary & { extra?: number };
+
+/** The universe as a review names it: `Demo Universe on Local Sandbox`. */
+export function universeWhere(ctx: DataStoresContext, ref: StoreRef): string {
+  const connection = ctx.connections.get(ref.connectionId);
+  const universe = connection?.universes.find((u) => u.id === ref.universeId);
+  const name = universe?.name ?? t`universe ${ref.universeId}`;
+  return connection ? t`${name} on ${connection.name}` : name;
+}
+
+/** The run of an operation, as the run's notification and messages name it. */
+function runOf(ctx: DataStoresContext, op: Operation): PlanRun {
+  return {
+    store: op,
+    what: op.what,
+    planFile: ctx.operations.planFile(op),
+    when: op.when,
+    undoOf: op.kind === 'undo' ? op.auditOf : undefined,
+    copyOf: op.copyOf,
+    putBackOf: op.kind === 'putBack' ? op.auditOf : undefined,
+  };
+}
+
+/** What there is nothing to do for, said instead of an empty review. */
+function nothingToDo(op: Operation, summary: PlanSummary): string {
+  if (op.kind === 'undo') return t`Nothing to undo: the restore of ${op.what} holds no write that can be put back.`;
+  if (op.kind === 'putBack')
+    return t`Nothing to put back: the versions the raced deletes removed are no longer kept (${summary.gone.length}).`;
+  if (op.kind === 'copy') return t`Nothing to copy: ${op.what} holds what ${op.copyOf ?? ''} holds.`;
+  return t`Nothing to restore: ${op.what} is as it was at ${op.when ?? ''}.`;
+}
+
+/**
+ * Plans a new operation into its folder (under a cancellable progress) and opens its review. A plan with nothing to
+ * do, a cancel and a failure leave no operation behind.
+ */
+export async function planAndReview(
+  ctx: DataStoresContext,
+  fields: Omit<Operation, 'id' | 'planned' | 'state'>,
+  title: string,
+  plan: (planFile: string, signal: AbortSignal) => Promise<PlanSummary>,
+): Promise<OperationReview | undefined> {
+  const op = ctx.operations.create(fields);
+  let summary: PlanSummary;
+  let items: PlanItem[];
+  try {
+    [summary, items] = await ctx.ui.progress(
+      title,
+      async (signal) => {
+        const s = await plan(ctx.operations.planFile(op), signal);
+        return [s, await planItems(ctx.operations.planFile(op), signal)] as const;
+      },
+      { delayMs: 500 },
+    );
+  } catch (error) {
+    ctx.operations.remove(op);
+    throw error;
+  }
+  if (!items.length) {
+    ctx.operations.remove(op);
+    void ctx.ui.info(nothingToDo(op, summary));
+    return undefined;
+  }
+  const panel = ctx.openReview(planReview(op, universeWhere(ctx, op), items, summary), handlerFor(ctx, op));
+  return { op, panel };
+}
+
+/** Opens the review of an operation that ran: each action's outcome, from its files. */
+export async function reopen(ctx: DataStoresContext, op: Operation): Promise<OperationReview> {
+  const review = await resultOf(ctx, op);
+  return { op, panel: ctx.openReview(review, handlerFor(ctx, op)) };
+}
+
+async function resultOf(ctx: DataStoresContext, op: Operation) {
+  const items = await ctx.ui.progress(
+    t`Reading the operation on ${op.what}`,
+    (signal) => resultItems(ctx.operations.planFile(op), signal),
+    { delayMs: 500 },
+  );
+  return resultReview(op, universeWhere(ctx, op), items, op.outcome ?? t`Ran`);
+}
+
+function handlerFor(ctx: DataStoresContext, op: Operation): ReviewHandler {
+  return {
+    button: async (id, panel) => {
+      switch (id) {
+        case 'apply':
+        case 'continue':
+          return apply(ctx, op, panel);
+        case 'export':
+          return op.state === 'planned' ? exportPlan(ctx, op) : exportFiles(ctx, op);
+        case 'cancel':
+        case 'close':
+          return panel.dispose();
+        case 'undo':
+          return startUndo(ctx, op, auditFileFor(ctx.operations.planFile(op)));
+        case 'putBack':
+          return startPutBack(ctx, op);
+      }
+      return undefined;
+    },
+    open: (item) => openItem(op, item as PlanItem),
+    closed: () => {
+      if (op.state === 'planned') ctx.operations.remove(op);
+    },
+  };
+}
+
+/** Runs (or continues) the plan; the panel then shows the result, also after a cancel or a failure part way. */
+async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {
+  const run = runOf(ctx, op);
+  const total = panel.current.items.filter((i) => (i as PlanItem).n > 0).length;
+  ctx.operations.update(op, { state: 'stopped', applied: new Date().toISOString() });
+  panel.busy(t`Running: the notification shows the progress and can cancel it.`);
+  try {
+    const result = await runPlan(ctx, run, total);
+    const stopped = result.failed > 0;
+    ctx.operations.update(op, { state: stopped ? 'stopped' : 'applied', outcome: wording(run).done });
+  } catch (error) {
+    ctx.operations.update(op, { outcome: t`${wording(run).stopped} stopped` });
+    if (!isCancel(error)) {
+      await showResult(ctx, op, panel);
+      throw error;
+    }
+  } finally {
+    panel.busy(undefined);
+  }
+  await showResult(ctx, op, panel);
+}
+
+async function showResult(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {
+  if (!panel.isDisposed) panel.show(await resultOf(ctx, op));
+}
+
+/** Undo… of a restore or copy: its own plan, in a review of its own. */
+export function startUndo(
+  ctx: DataStoresContext,
+  of: Pick<Operation, 'connectionId' | 'universeId' | 'datastoreName' | 'what' | 'when'>,
+  auditFile: string,
+): Promise<OperationReview | undefined> {
+  const { connectionId, universeId, datastoreName, what, when } = of;
+  return planAndReview(
+    ctx,
+    { kind: 'undo', connectionId, universeId, datastoreName, what, when, auditOf: auditFile },
+    t`Planning the undo of the restore of ${what}`,
+    (planFile, signal) => ctx.timeMachine.planUndo(of, auditFile, planFile, signal),
+  );
+}
+
+/** Put Back…: re-creates the values a run's raced deletes removed, reviewed first. */
+function startPutBack(ctx: DataStoresContext, op: Operation): Promise<OperationReview | undefined> {
+  const auditFile = auditFileFor(ctx.operations.planFile(op));
+  const { connectionId, universeId, datastoreName, what } = op;
+  return planAndReview(
+    ctx,
+    { kind: 'putBack', connectionId, universeId, datastoreName, what, auditOf: auditFile },
+    t`Planning the put-back of what another writer wrote to ${what}`,
+    (planFile, signal) => ctx.timeMachine.planPutBack(op, auditFile, planFile, signal),
+  );
+}
+
+/** A row's difference: the key now against the value the plan writes (a delete: the key now). */
+async function openItem(op: Operation, item: PlanItem): Promise<void> {
+  const address = { ...op, scope: item.scope, key: item.key };
+  const value = planValueUri(op.id, item.n, item.key);
+  if (item.action === 'delete') {
+    await vscode.window.showTextDocument(entryUri(address), { preview: true });
+    return;
+  }
+  if (item.action === 'recreate' && op.state === 'planned') {
+    await vscode.window.showTextDocument(value, { preview: true });
+    return;
+  }
+  const title = diffTitle(item.key, t`current`, t`the plan's value`);
+  await vscode.commands.executeCommand('vscode.diff', entryUri(address), value, title, { preview: true });
+}
+
+/** Export Plan…: a copy of the plan file where the user chooses (the only way a plan reaches the workspace). */
+async function exportPlan(ctx: DataStoresContext, op: Operation): Promise<string | undefined> {
+  const uri = await ctx.ui.saveDialog({
+    title: t`Export the plan on ${op.what}`,
+    saveLabel: t`Export`,
+    filters: ndjsonFilters(),
+    defaultUri: workspaceFile(op.datastoreName, `${op.kind}-plan-${fileStamp(new Date(op.planned))}`),
+  });
+  if (!uri) return undefined;
+  const file = localPath(uri);
+  await fs.promises.copyFile(ctx.operations.planFile(op), file);
+  void ctx.ui.info(t`Exported the plan on ${op.what} to ${path.basename(file)}.`);
+  return file;
+}
+
+/** Export Files…: the plan with its audit, skipped and failure lists, into a folder the user chooses. */
+export async function exportFiles(ctx: DataStoresContext, op: Operation): Promise<string[] | undefined> {
+  const [folder] = required(
+    await ctx.ui.openDialog({
+      title: t`Export the files of the operation on ${op.what} to a folder`,
+      openLabel: t`Export Here`,
+      canSelectFiles: false,
+      canSelectFolders: true,
+      canSelectMany: false,
+      defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    }),
+  );
+  const dir = localPath(folder);
+  const base = `${op.datastoreName.replace(/[\\/:*?"<>|]/g, '_')}-${op.kind}-${fileStamp(new Date(op.planned))}`;
+  const written: string[] = [];
+  for (const name of await fs.promises.readdir(ctx.operations.folder(op))) {
+    if (!name.startsWith('plan.ndjson')) continue;
+    const target = path.join(dir, `${base}${name.slice('plan'.length)}`);
+    await fs.promises.copyFile(path.join(ctx.operations.folder(op), name), target);
+    written.push(target);
+  }
+  void ctx.ui.info(t`Exported ${written.map((f) => path.basename(f)).join(', ')}.`);
+  return written;
+}
