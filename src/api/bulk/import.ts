@@ -11,6 +11,7 @@ import {
   parseHeaderLine,
   readLines,
   type EntryLine,
+  type ExportHeader,
   type Line,
 } from './ndjson';
 import { bulkRun, Progress, StoppedError, type BulkOptions, type BulkRun } from './progress';
@@ -69,8 +70,22 @@ function failureLine(line: Line, error: string): string {
   return rest.startsWith('}') ? `${head}}\n` : `${head},${rest}\n`;
 }
 
+/** What an import makes of one line: an export's header (no entry), an entry, or why the line is refused. */
+export type ImportLine = { header: ExportHeader } | { entry: EntryLine } | { error: string };
+
+/** Reads one line as the import does; the dry run (importPlan.ts) reads lines through this too, so both agree. */
+export function readImportLine(text: string): ImportLine {
+  const header = parseHeaderLine(text);
+  if (header) return { header };
+  try {
+    return { entry: parseEntryLine(text) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
 /** The lines to import: from `fromLine` on, blank lines left out. */
-async function* linesFrom(batches: AsyncIterable<Line[]>, fromLine: number): AsyncGenerator<Line[]> {
+export async function* linesFrom(batches: AsyncIterable<Line[]>, fromLine: number): AsyncGenerator<Line[]> {
   for await (const lines of batches) {
     yield lines.filter((line) => line.number >= fromLine && line.text.trim() !== '');
   }
@@ -146,13 +161,10 @@ async function importWith(
   };
 
   const importLine = async (line: Line): Promise<[Line, Outcome]> => {
-    if (parseHeaderLine(line.text)) return [line, 'header'];
-    let entry: EntryLine;
-    try {
-      entry = parseEntryLine(line.text);
-    } catch (error) {
-      return [line, { error: (error as Error).message }];
-    }
+    const read = readImportLine(line.text);
+    if ('header' in read) return [line, 'header'];
+    if ('error' in read) return [line, read];
+    const { entry } = read;
     try {
       if (args.mode === 'overwrite' && entry.absent) await overwriteKeeping(entry, entry.absent);
       else await scheduler.run(() => set(entry));

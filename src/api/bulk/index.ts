@@ -1,4 +1,4 @@
-// Bulk work on data stores: export and import through one rate-limit-aware scheduler.
+// Bulk work on data stores: export, import and the import's dry run through one rate-limit-aware scheduler.
 export { exportDataStore, type ExportArgs, type ExportCounts, type ExportResult } from './export';
 export {
   importDataStore,
@@ -8,6 +8,14 @@ export {
   type ImportMode,
   type ImportResult,
 } from './import';
+export {
+  planImport,
+  type ImportAction,
+  type ImportPlan,
+  type ImportPlanAction,
+  type ImportPlanCounts,
+  type ImportPlanStore,
+} from './importPlan';
 export { failuresFileFor, type ExportHeader } from './ndjson';
 export { StoppedError, type BulkOptions } from './progress';
 export { orderedMap, Scheduler, type SchedulerOptions } from './scheduler';
