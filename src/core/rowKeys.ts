@@ -4,7 +4,7 @@
 export interface RowKey {
   /** Run by Delete (⌘⌫ on macOS): the row's own delete, with its confirmation. */
   delete?: string;
-  /** Run by Enter, where the row has no click command of its own. */
+  /** Run by Enter after VS Code's own (it selects the row and does what a click does), where a click opens nothing. */
   open?: string;
 }
 

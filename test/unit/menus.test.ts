@@ -15,8 +15,15 @@ interface MenuItem {
   group?: string;
 }
 
+interface Keybinding {
+  command: string;
+  key: string;
+  when?: string;
+  args?: unknown;
+}
+
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
-  contributes: { menus: Record<string, MenuItem[]> };
+  contributes: { menus: Record<string, MenuItem[]>; keybindings: Keybinding[] };
 };
 
 type Context = Record<string, string | boolean | undefined>;
@@ -323,6 +330,30 @@ describe('tree menus', () => {
     assert.deepEqual(
       unreachable.map((m) => `${short(m.command)} (${m.when})`),
       [],
+    );
+  });
+});
+
+describe('the keys of the Universes view', () => {
+  // VS Code passes no row to a keybinding's command (vscode#72442); with these arguments its extension host passes
+  // the view's focused row, the one the arrow keys move to (rowKeyCommands.ts).
+  const focusedRow = { $treeViewId: 'universeExplorer.universes', $focusedTreeItem: true };
+  const inView = (key: string) =>
+    manifest.contributes.keybindings.filter(
+      (k) => k.key === key && k.when?.includes('focusedView == universeExplorer.universes'),
+    );
+
+  it('Delete runs the row keys on the focused row', () => {
+    assert.deepEqual(
+      inView('delete').map((k) => [k.command, k.args]),
+      [['universeExplorer.deleteSelection', focusedRow]],
+    );
+  });
+
+  it("Enter runs VS Code's own list.select first, then the row keys on the focused row", () => {
+    assert.deepEqual(
+      inView('enter').map((k) => [k.command, k.args]),
+      [['runCommands', { commands: ['list.select', { command: 'universeExplorer.openSelection', args: focusedRow }] }]],
     );
   });
 });

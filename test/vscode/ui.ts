@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
 import { deletedEntriesUiTest } from './deletedEntriesUi';
 import { entriesUiTest } from './entriesUi';
+import { keyboardUiTest } from './keyboardUi';
 import { keysUiTest } from './keysUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import { sandboxUiTest } from './sandboxUi';
@@ -61,6 +62,7 @@ export const UI_TESTS: UiTest[] = [
   sandboxUiTest(RESULTS_DIR),
   typedPromptsUiTest(RESULTS_DIR),
   keysUiTest(RESULTS_DIR),
+  keyboardUiTest(RESULTS_DIR),
   deletedEntriesUiTest(RESULTS_DIR),
   walkthroughUiTest(RESULTS_DIR),
 ];
