@@ -19,7 +19,7 @@ import {
   type ExportCounts,
   type ExportResult,
   type ImportCounts,
-  type ImportMode,
+  type ImportArgs,
   type ImportResult,
   type OpenApiClient,
   type Page,
@@ -358,10 +358,10 @@ export class DataStoresModel implements vscode.Disposable {
     return exportDataStore(client, { ...keys, file, resume, api: this.apiVersion(store) }, opts);
   }
 
+  /** Imports `args.file` (from `args.fromLine`, failures to `args.failuresFile`). */
   async import(
     store: StoreRef,
-    file: string,
-    mode: ImportMode,
+    args: Omit<ImportArgs, 'universeId' | 'datastoreName'>,
     opts: BulkOptions<ImportCounts>,
   ): Promise<ImportResult> {
     assertWritable(store.universeId);
@@ -369,7 +369,7 @@ export class DataStoresModel implements vscode.Disposable {
     try {
       return await importDataStore(
         client,
-        { universeId: store.universeId, datastoreName: store.datastoreName, file, mode },
+        { ...args, universeId: store.universeId, datastoreName: store.datastoreName },
         opts,
       );
     } finally {

@@ -30,6 +30,8 @@ export interface ImportArgs {
    * failures of the earlier run are kept and the new ones added. Default 1.
    */
   fromLine?: number;
+  /** Where failed lines go (default: next to the file read). */
+  failuresFile?: string;
 }
 
 export interface ImportCounts {
@@ -110,7 +112,7 @@ async function importWith(
 ): Promise<ImportResult> {
   const { signal, scheduler } = run;
   const fromLine = Math.max(1, Math.floor(args.fromLine ?? 1));
-  const failures = await FailureLog.start(failuresFileFor(args.file), fromLine > 1);
+  const failures = await FailureLog.start(args.failuresFile ?? failuresFileFor(args.file), fromLine > 1);
   const progress = new Progress<ImportCounts>(
     { written: 0, skipped: 0, failed: 0, lastLine: fromLine - 1 },
     (c) => c.written + c.skipped + c.failed,

@@ -4,6 +4,7 @@ import { auditFileFor } from '../../api';
 import { t } from '../../core/text';
 import type { DataStoresCommand } from '../commands/context';
 import { expect } from '../commands/nodes';
+import { reopenImport } from './importReview';
 import { exportFiles, reopen, startUndo } from './reviewFlow';
 import { operationLabel, OperationNode } from './tree';
 
@@ -14,7 +15,10 @@ export const openOperation: DataStoresCommand = {
   get failure() {
     return t`open the operation`;
   },
-  run: (ctx, node: unknown) => reopen(ctx, asOperation(node).op),
+  run(ctx, node: unknown) {
+    const op = asOperation(node).op;
+    return op.kind === 'import' ? reopenImport(ctx, op) : reopen(ctx, op);
+  },
 };
 
 export const undoOperation: DataStoresCommand = {

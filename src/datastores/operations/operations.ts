@@ -26,9 +26,11 @@ export interface Operation extends StoreRef {
   copyOf?: string;
   /** An undo or put-back: the audit file of the run it answers. */
   auditOf?: string;
-  /** An import: the file and mode. */
+  /** An import: the file's name and path, the mode, and the last line handled. */
   importFile?: string;
+  importPath?: string;
   importMode?: 'createOnly' | 'overwrite';
+  importLine?: number;
   /** ISO times. */
   planned: string;
   applied?: string;

@@ -6,12 +6,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import type { ExportResult, ImportResult } from '../../../src/api';
+import type { ExportResult } from '../../../src/api';
+import type { OperationReview } from '../../../src/datastores/operations/reviewFlow';
 import type { TestContext } from '../../../src/extension';
 import { allScopes } from '../../../src/datastores/listState';
 import type { DataStoreNode } from '../../../src/datastores/tree';
 import { addFault, cutShortEntryReadV2 } from '../faults';
-import { extensionApi, label, ScriptedUi, until } from './support';
+import { applyReview, extensionApi, label, reviewCounts, ScriptedUi, until } from './support';
 
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
 /** The entry lines of an export file: every line after its header. */
@@ -148,7 +149,7 @@ suite('export and import', () => {
     assert.equal(keys.length, INVENTORY_ENTRIES);
   });
 
-  test('Import… in Create Only mode skips existing keys, adds new ones and writes the failed line next to the input', async () => {
+  test('Import… in Create Only mode: the dry run in a review, then it skips existing keys, adds new ones and lists the failed line', async () => {
     const store = await sandboxStore('Inventory');
     const input = path.join(dir, 'to-import.ndjson');
     const extra = [
@@ -165,16 +166,24 @@ suite('export and import', () => {
         /^Take a snapshot of universe 123456 before importing to-import\.ndjson into Inventory\?/,
         'Continue Without',
       );
-    const result = (await vscode.commands.executeCommand('universeExplorer.importDataStore', store)) as ImportResult;
+    const review = (await vscode.commands.executeCommand('universeExplorer.importDataStore', store)) as
+      OperationReview | undefined;
     assert.deepEqual(ui.messages('error'), []);
-    assert.deepEqual([result?.written, result?.skipped, result?.failed], [2, INVENTORY_ENTRIES, 1]);
+    assert.ok(review, `no review; prompts: ${JSON.stringify(ui.prompts)}`);
+    assert.deepEqual(reviewCounts(review.panel), { create: 2, skip: INVENTORY_ENTRIES, invalid: 1 });
     assert.match(
-      ui.messages('warn').join('\n'),
-      /Imported to-import\.ndjson into Inventory in [\d.]+ s: 2 written, 65 skipped \(already there\), 1 failed\. The failed lines and their errors are in to-import\.ndjson\.failures\.ndjson\./,
+      review.panel.state.summary,
+      /^2 to create, 0 to overwrite, 65 to skip \(already there\), 1 invalid \(68 lines\); \d+ B to write\.$/,
     );
-    const [failure] = lines(`${input}.failures.ndjson`).map((l) => JSON.parse(l));
-    assert.equal(failure.line, 1 + INVENTORY_ENTRIES + 2); // after the export's header and entries
-    assert.match(failure.error, /not valid JSON/);
+    assert.deepEqual(await applyReview(review), { written: 2, skipped: INVENTORY_ENTRIES, failed: 1 });
+    assert.equal(
+      review.panel.state.summary,
+      'Imported to-import.ndjson into Inventory: 2 written, 65 skipped (already there), 1 failed.',
+    );
+    const [failure] = review.panel.rows(0, 100).filter((r) => r.kind === 'failed');
+    assert.equal(failure.version, `line ${1 + INVENTORY_ENTRIES + 2}`); // after the export's header and entries
+    assert.match(failure.note ?? '', /not valid JSON/);
+    assert.ok(!fs.existsSync(`${input}.failures.ndjson`), 'nothing is written next to the input');
     const client = await ctx.connections.client('sandbox');
     const added = await client.datastores.getEntry({
       universeId: 123456,

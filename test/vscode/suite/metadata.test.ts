@@ -20,7 +20,18 @@ import type { Connection } from '../../../src/core/connections';
 import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, isEntry, isVersion, label, openEditor, replaceText, ScriptedUi, until } from './support';
+import {
+  applyReview,
+  extensionApi,
+  isEntry,
+  reviewCounts,
+  isVersion,
+  label,
+  openEditor,
+  replaceText,
+  ScriptedUi,
+  until,
+} from './support';
 
 const U = 7373;
 const KEY = 'metadata-tests-key';
@@ -285,12 +296,13 @@ for (const api of ['v1', 'v2'] as const) {
       answer()
         .on('openDialog', /^Import into MetaImport$/, [vscode.Uri.file(file)])
         .on('pick', /^Import plain\.ndjson into MetaImport/, 'Overwrite');
-      const result = (await vscode.commands.executeCommand(
+      const review = (await vscode.commands.executeCommand(
         'universeExplorer.importDataStore',
         await storeNode('MetaImport'),
-      )) as { written: number; failed: number } | undefined;
-      assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
-      assert.deepEqual([result.written, result.failed], [1, 0]);
+      )) as OperationReview | undefined;
+      assert.ok(review, `no review; prompts: ${JSON.stringify(ui.prompts)}`);
+      assert.deepEqual(reviewCounts(review.panel), { overwrite: 1 });
+      assert.deepEqual(await applyReview(review), { written: 1 });
       await assertKept('MetaImport', 'plain', before, '{"coins":2}');
     });
 
@@ -302,12 +314,13 @@ for (const api of ['v1', 'v2'] as const) {
       answer()
         .on('openDialog', /^Import into MetaRoundTrip$/, [vscode.Uri.file(file)])
         .on('pick', /^Import roundtrip\.ndjson into MetaRoundTrip/, 'Overwrite');
-      const result = (await vscode.commands.executeCommand(
+      const review = (await vscode.commands.executeCommand(
         'universeExplorer.importDataStore',
         await storeNode('MetaRoundTrip'),
-      )) as { written: number; failed: number } | undefined;
-      assert.ok(result, `no result; prompts: ${JSON.stringify(ui.prompts)}`);
-      assert.deepEqual([result.written, result.failed], [1, 0]);
+      )) as OperationReview | undefined;
+      assert.ok(review, `no review; prompts: ${JSON.stringify(ui.prompts)}`);
+      assert.deepEqual(reviewCounts(review.panel), { overwrite: 1 });
+      assert.deepEqual(await applyReview(review), { written: 1 });
       await assertKept('MetaRoundTrip', 'exported', changed, exported);
     });
   });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { withProgress, type Progress } from '../../../src/core/progress';
 import type { TreeNode } from '../../../src/core/tree/node';
+import type { ReviewPanel } from '../../../src/core/review/panel';
 import { meantValue, type Meaning, type Ui } from '../../../src/core/ui';
 import type { EntryNode, VersionNode } from '../../../src/datastores/tree';
 import type { ExtensionApi } from '../../../src/extension';
@@ -192,4 +193,15 @@ export async function replaceText(editor: vscode.TextEditor, text: string): Prom
   if (!(await editor.edit((b) => b.replace(new vscode.Range(0, 0, doc.lineCount, 0), text)))) {
     throw new Error(`the edit of ${doc.uri.path} was refused`);
   }
+}
+
+/** The counts a review panel shows, by kind (those above 0). */
+export const reviewCounts = (panel: ReviewPanel): Record<string, number> =>
+  Object.fromEntries(panel.state.kinds.filter((k) => k.count).map((k) => [k.id, k.count]));
+
+/** Presses Apply in a review and waits for the run; returns the result's counts. */
+export async function applyReview(review: { panel: ReviewPanel } | undefined): Promise<Record<string, number>> {
+  if (!review) throw new Error('no review opened');
+  await review.panel.receive({ type: 'button', id: 'apply' });
+  return reviewCounts(review.panel);
 }
