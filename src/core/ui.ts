@@ -218,12 +218,25 @@ function typedQuickPick<T extends vscode.QuickPickItem>(
       listed = items;
       show();
     });
+    // Until the list drawn for the text typed last reports its active row, an Enter picked from the list before it:
+    // the text typed is what the user meant.
+    let stale = false;
     quickPick.onDidChangeValue((value) => {
       first = typedItems(value, meaning);
+      stale = true;
       show();
       listing.typing?.(value);
     });
+    quickPick.onDidChangeActive(() => {
+      stale = false;
+    });
     quickPick.onDidAccept(() => {
+      if (stale && (first.typed || first.problem)) {
+        if (first.problem) return;
+        result = first.typed!.label;
+        quickPick.hide();
+        return;
+      }
       const [picked] = quickPick.selectedItems;
       if (!picked || picked === first.problem) return;
       result = picked === first.typed ? picked.label : (picked as T);

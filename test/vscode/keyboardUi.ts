@@ -2,10 +2,10 @@
 // Command Palette (F1), the view gets the focus from its "Focus on Universes View" command, rows are reached with
 // the arrow keys, and Enter, Delete, Shift+F10, typing, Ctrl+S and the dialogs' keys do the rest. Arrow keys move the
 // focus and leave the selection alone, so every key here must act on the focused row: Enter opens an entry and a
-// version, Ctrl+S saves the edit, Delete deletes the focused entry while another row is selected, Shift+F10 on User
-// Restrictions bans a user, Enter on the ban opens Edit Restriction and Delete lifts it.
+// version, Ctrl+S saves the edit, Delete deletes the focused entry while another row is selected, Shift+F10 on the
+// store restores it to two minutes ago through its review panel (Tab, Enter), Shift+F10 on User Restrictions bans a user, Enter on the ban opens Edit Restriction and Delete lifts it.
 import * as assert from 'node:assert/strict';
-import type { Locator } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { escapeRegExp, type UiTest, type Workbench } from './workbench';
 
 const STORE = 'Inventory'; // the first store, so its entries are a few arrows away
@@ -151,9 +151,35 @@ async function answerDialog(wb: Workbench, dialog: Locator, button: string): Pro
   await dialog.waitFor({ state: 'hidden', timeout: 20_000 });
 }
 
+/** The open context menu's item `label`, reached with the arrows, then Enter. */
+async function menuItem(wb: Workbench, label: string, before?: () => Promise<unknown>): Promise<void> {
+  const menu = wb.page.locator('.monaco-menu');
+  await menu.waitFor({ state: 'visible', timeout: 20_000 });
+  const item = menu.locator('.action-item', { hasText: label }).first();
+  for (let i = 0; !(await item.getAttribute('class'))?.includes('focused'); i++) {
+    if (i === 30) throw new Error(`${label} never got the focus in the context menu`);
+    await wb.page.keyboard.press('ArrowDown');
+  }
+  await before?.();
+  await wb.page.keyboard.press('Enter');
+}
+
+/** The review panel's page whose heading reads `heading`, once it shows its rows. */
+async function reviewFrame(wb: Workbench, heading: string): Promise<Frame> {
+  for (let i = 0; i < 300; i++) {
+    for (const frame of wb.page.frames()) {
+      if (!frame.parentFrame()?.url().includes('webview')) continue;
+      const text = await frame.$eval('#heading', (el) => el.textContent).catch(() => undefined);
+      if (text === heading && (await frame.$('#spacer .row').catch(() => null))) return frame;
+    }
+    await wb.page.waitForTimeout(200);
+  }
+  throw new Error(`no review panel "${heading}"`);
+}
+
 export function keyboardUiTest(resultsDir: string): UiTest {
   return {
-    name: 'keyboard only: open, edit and save an entry, delete it, and ban a user in the Universes view without a mouse',
+    name: 'keyboard only: open, edit and save an entry, delete it, restore it, and ban a user in the Universes view without a mouse',
     fn: async (wb) => {
       const page = wb.page;
       // The view's commands are in the palette once the extension's contributions are: its activity bar entry shows.
@@ -233,10 +259,37 @@ export function keyboardUiTest(resultsDir: string): UiTest {
       await entryRow.locator('.label-description', { hasText: 'deleted' }).waitFor({ timeout: 30_000 });
       await wb.screenshot(resultsDir, 'keyboard-5-entry-deleted');
 
+      // Restore the store to two minutes ago from its context menu: the plan opens in a review panel, Tab reaches its
+      // Restore button and Enter applies it; the deleted entry comes back.
+      await focusTree(wb);
+      await arrowTo(wb, STORE, 'ArrowUp');
+      await page.keyboard.press('Shift+F10');
+      await menuItem(wb, 'Restore to Time…');
+      await answer(wb, `Restore ${STORE} (scope global) to a time`, '2m', '2m');
+      await answer(wb, `Restore ${STORE} to `, '', 'Every Key');
+      const offer = wb.dialog('Take a snapshot');
+      if (
+        await offer.waitFor({ state: 'visible', timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await answerDialog(wb, offer, 'Continue Without');
+      const review = await reviewFrame(wb, 'Restore to a time');
+      await wb.screenshot(resultsDir, 'keyboard-6-restore-review');
+      await page.keyboard.press('Tab');
+      await review.waitForFunction(() => document.activeElement?.textContent === 'Restore', undefined, {
+        timeout: 10_000,
+      });
+      await page.keyboard.press('Enter');
+      await review.locator('#buttons button', { hasText: 'Undo…' }).waitFor({ timeout: 60_000 });
+      await wb.screenshot(resultsDir, 'keyboard-7-restore-result');
+      await entryRow
+        .locator('.label-description', { hasText: 'deleted' })
+        .waitFor({ state: 'detached', timeout: 30_000 });
+
       // Ban a user from the User Restrictions row: Shift+F10 opens its context menu, the arrows reach Ban User….
       await focusTree(wb);
-      await arrowTo(wb, KEY, 'ArrowUp');
-      await collapseFocused(wb);
       await arrowTo(wb, STORE, 'ArrowUp');
       await collapseFocused(wb);
       await arrowTo(wb, 'Data Stores', 'ArrowUp');
@@ -244,15 +297,7 @@ export function keyboardUiTest(resultsDir: string): UiTest {
       await arrowTo(wb, 'User Restrictions');
       await expandFocused(wb);
       await page.keyboard.press('Shift+F10');
-      const menu = page.locator('.monaco-menu');
-      await menu.waitFor({ state: 'visible', timeout: 20_000 });
-      const ban = menu.locator('.action-item', { hasText: 'Ban User…' }).first();
-      for (let i = 0; !(await ban.getAttribute('class'))?.includes('focused'); i++) {
-        if (i === 15) throw new Error('Ban User… never got the focus in the context menu');
-        await page.keyboard.press('ArrowDown');
-      }
-      await wb.screenshot(resultsDir, 'keyboard-6-context-menu');
-      await page.keyboard.press('Enter');
+      await menuItem(wb, 'Ban User…', () => wb.screenshot(resultsDir, 'keyboard-8-context-menu'));
       await answer(wb, 'Ban a user from universe 123456', USER);
       // Typed, then Enter once the pick shows what the text means (its list is replaced as the text changes).
       await answer(wb, `Duration of the restriction of user ${USER}`, '1d', 'typed: 1d (86400s)');
@@ -263,7 +308,7 @@ export function keyboardUiTest(resultsDir: string): UiTest {
       await banRow
         .locator('.label-description', { hasText: /^active · (1d|23h 59m) left$/ })
         .waitFor({ timeout: 30_000 });
-      await wb.screenshot(resultsDir, 'keyboard-7-banned');
+      await wb.screenshot(resultsDir, 'keyboard-9-banned');
 
       // Enter on the ban opens its Edit Restriction; Escape leaves it as it was.
       await focusTree(wb);
@@ -274,7 +319,7 @@ export function keyboardUiTest(resultsDir: string): UiTest {
       });
       await edit.waitFor({ state: 'visible', timeout: 20_000 });
       await quickInput(wb).locator('.quick-input-list .monaco-list-row', { hasText: 'Keep 1d' }).waitFor();
-      await wb.screenshot(resultsDir, 'keyboard-8-edit-restriction');
+      await wb.screenshot(resultsDir, 'keyboard-10-edit-restriction');
       await page.keyboard.press('Escape');
       await edit.waitFor({ state: 'hidden', timeout: 20_000 });
 
@@ -287,7 +332,7 @@ export function keyboardUiTest(resultsDir: string): UiTest {
       await answerDialog(wb, unban, 'Unban');
       await answer(wb, `Private reason for lifting the restriction of user ${USER}`, 'Lifted by keyboard');
       await banRow.locator('.label-description', { hasText: /^inactive/ }).waitFor({ timeout: 30_000 });
-      await wb.screenshot(resultsDir, 'keyboard-9-unbanned');
+      await wb.screenshot(resultsDir, 'keyboard-11-unbanned');
     },
   };
 }
