@@ -423,7 +423,7 @@ suite('time machine: restore', () => {
     assert.deepEqual(workspaceFiles(), before, 'nothing was written to the workspace');
   });
 
-  test('Cancel in a review writes nothing and leaves nothing behind', async () => {
+  test('Cancel in a review, or closing its tab, writes nothing and leaves nothing behind', async () => {
     ctx.ui = restoreUi('R6');
     const review = await restore('R6');
     assert.ok(review);
@@ -434,6 +434,13 @@ suite('time machine: restore', () => {
     assert.ok(!fs.existsSync(folder), 'the plan is gone');
     assert.equal(ctx.operations.get(review.op.id), undefined);
     assert.deepEqual(await values('R6', ['x', 'y', 'z']), { x: 2, y: 2, z: 2 });
+
+    // Closing the review's tab is a cancel too.
+    ctx.ui = restoreUi('R6');
+    const closed = await restore('R6');
+    assert.ok(closed);
+    closed.panel.panel.dispose();
+    assert.ok(!fs.existsSync(ctx.operations.folder(closed.op)), 'the plan of a closed review is gone');
   });
 
   test('a key changed between the plan and the run is skipped and listed, never overwritten', async () => {
