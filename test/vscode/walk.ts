@@ -36,6 +36,15 @@ class Walker {
     return this.wb.treeRow(label);
   }
 
+  /** The first tree row whose label starts with `start`. */
+  rowStarting(start: string): Locator {
+    return this.wb
+      .sideBar()
+      .locator('.monaco-list-row[role="treeitem"]')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${start}`) }) })
+      .first();
+  }
+
   async menu(row: Locator, item: string): Promise<void> {
     await this.wb.contextMenu(row, item);
   }
@@ -566,7 +575,7 @@ async function timemachine(w: Walker): Promise<void> {
   await w.wb.expandTreeRow('Recent Operations');
   await w.pause(800);
   await w.shot('recent-operations');
-  await w.row('Restore of Settings').last().click();
+  await w.rowStarting('Restore of Settings').click();
   await reviewFrame(w, 'Restore to a time');
   await w.pause(800);
   await w.shot('reopened-result');
@@ -681,27 +690,105 @@ async function v2(w: Walker): Promise<void> {
   await w.shot('deleted-entries-hidden');
 }
 
-/** Two stores compared (Leaderboard against Inventory in the demo universe), then the differences copied. */
+/**
+ * Two stores compared (Leaderboard against Inventory in the demo universe) in the review panel, its rows walked with
+ * the keyboard (Tab to the grid, arrows, Enter opens a diff), then Copy Differences… reviewed and cancelled.
+ */
 async function stores(w: Walker): Promise<void> {
   const page = w.page;
   await w.sandboxStores();
   await w.menu(w.row('Leaderboard'), 'Compare with Another Store…');
   await w.pick('Another store in this universe');
   await w.pick('Inventory');
-  await acceptSaveDialog(w);
-  const summary = page.locator('.notification-toast', { hasText: 'Copy Differences…' });
-  await summary.waitFor({ timeout: 30_000 });
-  await w.shot('stores-summary');
-  await summary.getByRole('button', { name: 'Copy Differences…' }).click();
+  let frame = await reviewFrame(w, 'Compare two stores');
+  await w.pause(800);
+  await w.shot('stores-review');
+  // Keyboard: the grid is reached with Tab (after the buttons, the kind filters and the search), then the arrows.
+  await frame.locator('#search').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await w.pause(300);
+  await w.shot('stores-row-focused');
+  await page.keyboard.press('Enter');
+  await w.pause(1500);
+  await w.shot('stores-row-diff');
+  await page.locator('.tab', { hasText: 'Compare Leaderboard' }).first().click();
+  frame = await reviewFrame(w, 'Compare two stores');
+  await frame.locator('#kinds button', { hasText: 'only in the source' }).click();
+  await frame.locator('#search').fill('10');
+  await w.pause(800);
+  await w.shot('stores-filtered');
+  await reviewButton(frame, 'Copy Differences…');
   await w.pick('No');
-  await acceptSaveDialog(w);
-  const dryRun = w.wb.dialog('Copy');
-  await dryRun.waitFor({ timeout: 30_000 });
-  await w.shot('copy-dry-run');
-  await dryRun.getByRole('button', { name: 'Copy' }).click();
-  await page.locator('.notification-toast', { hasText: 'Open Audit' }).waitFor({ timeout: 60_000 });
-  await w.pause(500);
-  await w.shot('copy-summary');
+  frame = await reviewFrame(w, 'Copy differences');
+  await w.pause(800);
+  await w.shot('copy-plan');
+  await reviewButton(frame, 'Cancel');
+  await w.pause(800);
+  await w.shot('copy-cancelled');
+}
+
+/**
+ * Import… of a small file into Settings: its dry run reviewed and applied; then the window reloads and the restore
+ * of the time machine walk is undone from Recent Operations (its audit survived the reload).
+ */
+async function imports(w: Walker): Promise<void> {
+  const page = w.page;
+  const demo = path.join(ROOT, '.tools/start/demo');
+  const file = path.join(demo, 'walk-import.ndjson');
+  const line = (key: string, value: unknown) => JSON.stringify({ scope: 'global', key, value });
+  fs.writeFileSync(
+    file,
+    [line('GameConfig', { fromImport: true }), line('WalkImported', 1), '{"broken":'].join('\n') + '\n',
+  );
+  try {
+    await w.sandboxStores();
+    await w.menu(w.row('Settings'), 'Import…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(file);
+    await w.pause(600);
+    await w.shot('import-file');
+    await page.keyboard.press('Enter');
+    await w.pause(600);
+    await w.shot('import-mode');
+    await w.pick('Create Only');
+    const offer = w.wb.dialog('Take a snapshot');
+    if (
+      await offer.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await offer.getByRole('button', { name: 'Continue Without' }).click();
+    let frame = await reviewFrame(w, 'Import');
+    await w.pause(800);
+    await w.shot('import-plan');
+    await reviewButton(frame, 'Import');
+    await frame.locator('#buttons button', { hasText: 'Export Files…' }).waitFor({ timeout: 60_000 });
+    await w.pause(800);
+    await w.shot('import-result');
+
+    await w.palette('Developer: Reload Window');
+    await w.pause(3000);
+    await w.wb.openViewContainer('Universes');
+    await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+    await w.wb.expandTreeRow('Demo Universe');
+    await w.wb.expandTreeRow('Recent Operations');
+    await w.pause(800);
+    await w.shot('operations-after-reload');
+    await w.menu(w.rowStarting('Restore of Settings'), 'Undo…');
+    frame = await reviewFrame(w, 'Undo a restore');
+    await w.pause(800);
+    await w.shot('undo-after-reload');
+    await reviewButton(frame, 'Undo');
+    await frame.locator('#buttons button', { hasText: 'Export Files…' }).waitFor({ timeout: 60_000 });
+    await w.pause(800);
+    await w.shot('undo-after-reload-result');
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
 
 /**
@@ -759,6 +846,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   menus,
   daily,
   timemachine,
+  imports,
   openat,
   v2,
   stores,

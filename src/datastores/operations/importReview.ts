@@ -109,13 +109,16 @@ async function resultReview(ctx: DataStoresContext, op: Operation): Promise<Revi
     return { ...item, kind: a.action === 'skip' ? 'skipped' : 'written' };
   });
   const by = (kind: string) => items.filter((i) => i.kind === kind).length;
-  const stopped = by('notRun') > 0 || by('failed') > 0;
+  const stopped = by('notRun') > 0;
   return {
     title: t`Import into ${op.datastoreName}`,
     ...headingOf(op, universeWhere(ctx, op)),
     phase: 'result',
     summary: op.outcome ?? '',
-    notes: stopped ? [t`Continue imports the lines not run and tries the failed ones again.`] : [],
+    notes: [
+      ...(stopped ? [t`Continue imports the lines not run.`] : []),
+      ...(by('failed') ? [t`Failed lines are listed with their error: fix them in the file and import it again.`] : []),
+    ],
     kinds: [
       { id: 'written', label: t`written`, tone: 'change' },
       { id: 'skipped', label: t`skipped`, tone: 'skip' },
@@ -163,7 +166,7 @@ async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel, 
         t`Import into ${name} stopped after line ${count(c.lastLine)}: ${counted(c)}. Continue in its review finishes it.`,
     });
     ctx.operations.update(op, {
-      state: result.failed ? 'stopped' : 'applied',
+      state: 'applied',
       importLine: result.lastLine,
       outcome: t`Imported ${op.importFile ?? ''} into ${name}: ${counted(result)}.`,
     });

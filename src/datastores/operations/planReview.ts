@@ -161,7 +161,7 @@ export async function resultItems(planFile: string, signal: AbortSignal): Promis
     const note = line.raced
       ? t`removed ${line.before}, written by another writer after the version check`
       : line.found
-        ? t`done by an earlier run`
+        ? t`the key already held this value`
         : undefined;
     done.set(line.n, { kind, note, version: line.written });
   }
@@ -193,7 +193,7 @@ export function resultReview(op: Operation, where: string, items: PlanItem[], do
     { id: 'recreated', label: copy ? t`created` : t`re-created`, tone: 'add' as Tone },
     { id: 'deleted', label: t`deleted`, tone: 'remove' as Tone },
     { id: 'raced', label: t`raced`, tone: 'fail' as Tone },
-    { id: 'earlier', label: t`done earlier`, tone: 'same' as Tone },
+    { id: 'earlier', label: t`already so`, tone: 'same' as Tone },
     { id: 'skipped', label: t`skipped`, tone: 'skip' as Tone },
     { id: 'failed', label: t`failed`, tone: 'fail' as Tone },
     { id: 'notRun', label: t`not run`, tone: 'skip' as Tone },
