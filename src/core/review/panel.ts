@@ -1,11 +1,11 @@
 // The review panel, host side: one webview per plan or comparison. An area hands it a Review (the heading, the
 // direction in words, counts and every row) and a handler for its buttons and rows; the panel keeps the rows here,
 // filters them, and sends the page only the window it shows, so 100,000 rows cost the page what 50 do.
-import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
 import { isCancel, reason } from '../errors';
 import type { Log } from '../log';
 import { t } from '../text';
+import { escapeHtml, pageHtml } from '../webviewPage';
 import {
   readToHost,
   type ReviewButton,
@@ -265,25 +265,13 @@ export class ReviewPanel implements vscode.Disposable {
 
   /** Static markup only: every value reaches the page by message and is set as text. */
   private html(media: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(18).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'main.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'style.css'));
-    const csp = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource}`].join('; ');
-    const escape = (words: string) => words.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    const lang = vscode.l10n.uri ? vscode.env.language : 'en';
+    const escape = escapeHtml;
     const column = (id: string, text: string) => `<span role="columnheader" class="col-${id}">${escape(text)}</span>`;
-    return `<!DOCTYPE html>
-<html lang="${escape(lang)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${escape(t`Review`)}</title>
-</head>
-<body>
-<header>
+    return pageHtml(
+      this.panel.webview,
+      media,
+      t`Review`,
+      `<header>
   <h1 id="heading"></h1>
   <p id="direction" class="direction"></p>
   <p id="summary" class="summary" role="status" aria-live="polite"></p>
@@ -304,10 +292,8 @@ export class ReviewPanel implements vscode.Disposable {
   <div id="viewport" class="viewport"><div id="spacer" class="spacer-rows"></div></div>
 </div>
 <p id="empty" class="muted" hidden>${escape(t`No row matches the filter.`)}</p>
-<p class="muted hint">${escape(t`Up and Down move between rows, Enter opens the row's difference.`)}</p>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+<p class="muted hint">${escape(t`Up and Down move between rows, Enter opens the row's difference.`)}</p>`,
+    );
   }
 
   dispose(): void {

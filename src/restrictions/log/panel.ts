@@ -1,6 +1,5 @@
 // The restriction log panel, host side: one panel per universe. It keeps the filter and every loaded entry here,
 // so a panel that was hidden (its page discarded) shows the same rows again after the page's `ready`.
-import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
 import type { RestrictionLog } from '../../api';
 import { SANDBOX_ID, type Connections } from '../../core/connections';
@@ -9,6 +8,7 @@ import type { Log } from '../../core/log';
 import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
+import { escapeHtml, pageHtml } from '../../core/webviewPage';
 import { toCsv, type CsvValue } from '../csv';
 import { logActions, type LogAction } from './action';
 import { describeDuration } from '../duration';
@@ -325,20 +325,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
 
   /** Static markup only: every value from the service reaches the page by message and is set as text. */
   private html(media: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(18).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'main.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'style.css'));
-    const csp = [
-      `default-src 'none'`,
-      `script-src 'nonce-${nonce}'`,
-      `style-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-    ].join('; ');
-    // Translations are text: escaped, so no translation can add markup.
-    const escape = (words: string) => words.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    // English unless the display language's bundle was loaded.
-    const lang = vscode.l10n.uri ? vscode.env.language : 'en';
+    const escape = escapeHtml;
     const headers = [
       t`Time`,
       t`User`,
@@ -351,17 +338,11 @@ export class RestrictionLogPanel implements vscode.Disposable {
       t`Private reason`,
       t`Exclude alt accounts`,
     ].map((h) => `<th scope="col">${escape(h)}</th>`);
-    return `<!DOCTYPE html>
-<html lang="${escape(lang)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${escape(t`Restriction Log`)}</title>
-</head>
-<body>
-<header>
+    return pageHtml(
+      this.panel.webview,
+      media,
+      t`Restriction Log`,
+      `<header>
   <h1>${escape(t`Restriction log`)}</h1>
   <p id="where" class="where"></p>
 </header>
@@ -387,10 +368,8 @@ export class RestrictionLogPanel implements vscode.Disposable {
   <tbody id="rows"></tbody>
 </table>
 </div>
-<p><button type="button" id="more">${escape(t`Load more`)}</button></p>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+<p><button type="button" id="more">${escape(t`Load more`)}</button></p>`,
+    );
   }
 
   dispose(): void {

@@ -1,0 +1,38 @@
+// The shell every webview page of ours shares: a strict Content Security Policy (scripts only with this page's
+// nonce, styles and images only from the extension), the display language, the shared stylesheet and the page's
+// own, and its script. The body is static markup: values reach the page by message and are set as text.
+import { randomBytes } from 'node:crypto';
+import vscode = require('vscode');
+
+/** Translations and titles are text: escaped, so none can add markup. */
+export const escapeHtml = (words: string): string => words.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** `media`: the page's folder under the extension's `media/` (main.js, style.css); `body`: its static markup. */
+export function pageHtml(webview: vscode.Webview, media: vscode.Uri, title: string, body: string): string {
+  const nonce = randomBytes(18).toString('base64');
+  const uri = (file: vscode.Uri) => webview.asWebviewUri(file).toString();
+  const shared = uri(vscode.Uri.joinPath(media, '..', 'webview.css'));
+  const csp = [
+    `default-src 'none'`,
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource}`,
+  ].join('; ');
+  // English unless the display language's bundle was loaded.
+  const lang = vscode.l10n.uri ? vscode.env.language : 'en';
+  return `<!DOCTYPE html>
+<html lang="${escapeHtml(lang)}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${shared}">
+<link rel="stylesheet" href="${uri(vscode.Uri.joinPath(media, 'style.css'))}">
+<title>${escapeHtml(title)}</title>
+</head>
+<body>
+${body}
+<script nonce="${nonce}" src="${uri(vscode.Uri.joinPath(media, 'main.js'))}"></script>
+</body>
+</html>`;
+}
