@@ -10,6 +10,7 @@ import {
   readToHost,
   type ReviewButton,
   type ReviewFilter,
+  type ReviewItem,
   type ReviewKind,
   type ReviewPhase,
   type ReviewRow,
@@ -18,17 +19,7 @@ import {
   type ToPage,
 } from './protocol';
 
-/** One row of a review, as the area gives it. */
-export interface ReviewItem {
-  key: string;
-  scope: string;
-  kind: string;
-  bytes?: number;
-  version?: string;
-  note?: string;
-  /** Whether `open` can show something for it (default true). */
-  opens?: boolean;
-}
+export type { ReviewItem };
 
 export interface Review {
   /** The tab's title. */
@@ -157,16 +148,8 @@ export class ReviewPanel implements vscode.Disposable {
     for (let n = start; n < Math.min(shown.length, start + count); n++) {
       const i = shown[n];
       const item = this.review.items[i];
-      rows.push({
-        i,
-        key: item.key,
-        scope: item.scope,
-        kind: item.kind,
-        bytes: item.bytes,
-        version: item.version,
-        note: item.note,
-        opens: item.opens !== false,
-      });
+      const { key, scope, kind, bytes, version, note } = item;
+      rows.push({ i, key, scope, kind, bytes, version, note, opens: item.opens !== false });
     }
     return rows;
   }

@@ -26,10 +26,8 @@ export interface ReviewButton {
   title?: string;
 }
 
-/** One row as the page shows it. Every string came from the service or a file and is shown as text only. */
-export interface ReviewRow {
-  /** The row's place in the host's full list (what `open` names). */
-  i: number;
+/** One row of a review, as an area gives it. Every string came from the service or a file and is shown as text only. */
+export interface ReviewItem {
   key: string;
   scope: string;
   kind: string;
@@ -39,7 +37,14 @@ export interface ReviewRow {
   version?: string;
   /** Why (a skip's reason, a failure's error) or what differs. */
   note?: string;
-  /** Whether a diff (or the value) opens for this row. */
+  /** Whether a diff (or the value) opens for this row (default true). */
+  opens?: boolean;
+}
+
+/** One row as the page shows it. */
+export interface ReviewRow extends ReviewItem {
+  /** The row's place in the host's full list (what `open` names). */
+  i: number;
   opens: boolean;
 }
 

@@ -10,7 +10,7 @@ import { localTime } from '../../core/time';
 import type { StoreRef } from '../listState';
 import { currentDiffTitle } from '../editor/diffTitles';
 import { entryUri, versionTime, versionUri } from '../editor/uris';
-import { planAndReview, universeWhere } from '../operations/reviewFlow';
+import { universeWhere } from '../operations/reviewFlow';
 import type { TimeSelection } from '../timeMachine';
 import { count, fileStamp, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
 import type { DataStoresCommand, DataStoresContext } from './context';
@@ -18,7 +18,7 @@ import { askMoment } from './moment';
 import { asStoreOrTime, filterText } from './nodes';
 import { whereOf } from './restorePlan';
 import { askSelection, headerSelection } from './selection';
-import { offerSnapshot } from './snapshot';
+import { reviewRestore } from './restoreToTime';
 import { isReadOnly } from '../../core/universe';
 
 export interface CompareWithTimeResult extends CompareSummary {
@@ -171,14 +171,7 @@ export const compareWithTime: DataStoresCommand = {
         button: async (id, panel) => {
           if (id === 'close') return panel.dispose();
           if (id === 'export') return exportComparison(ctx, name, time, comparisons);
-          if (id !== 'restore') return undefined;
-          if (!(await offerSnapshot(ctx, ref, t`restoring ${what} to ${when}`))) return undefined;
-          return planAndReview(
-            ctx,
-            { kind: 'restore', ...ref, what, when },
-            t`Planning the restore of ${what} to ${when}`,
-            (planFile, signal) => ctx.timeMachine.planRestore(ref, selection, time, planFile, signal),
-          );
+          return id === 'restore' ? reviewRestore(ctx, ref, selection, time) : undefined;
         },
         open: (item) => openDifference(ref, (item as ComparedItem).comparison),
       },

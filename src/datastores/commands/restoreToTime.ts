@@ -3,8 +3,10 @@
 // result shows with Undo. The plan lives in the extension's storage (Recent Operations), not in the workspace.
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
-import { planAndReview } from '../operations/reviewFlow';
-import type { DataStoresCommand } from './context';
+import { planAndReview, type OperationReview } from '../operations/reviewFlow';
+import type { StoreRef } from '../listState';
+import type { TimeSelection } from '../timeMachine';
+import type { DataStoresCommand, DataStoresContext } from './context';
 import { askMoment } from './moment';
 import { asStoreOrTime, writableStore } from './nodes';
 import { whereOf } from './restorePlan';
@@ -29,13 +31,24 @@ export const restoreToTime: DataStoresCommand = {
       }));
     const when = localTime(time.getTime(), { seconds: true });
     const selection = await askSelection(ctx, ref, t`Restore ${name} to ${when}`, when);
-    const what = t`${name} (${whereOf(headerSelection(selection))})`;
-    if (!(await offerSnapshot(ctx, ref, t`restoring ${what} to ${when}`))) return undefined;
-    return planAndReview(
-      ctx,
-      { kind: 'restore', ...ref, what, when },
-      t`Planning the restore of ${what} to ${when}`,
-      (planFile, signal) => ctx.timeMachine.planRestore(ref, selection, time, planFile, signal),
-    );
+    return reviewRestore(ctx, ref, selection, time);
   },
 };
+
+/** The snapshot offered, then the plan of restoring the selection to `time`, in a review. */
+export async function reviewRestore(
+  ctx: DataStoresContext,
+  ref: StoreRef,
+  selection: TimeSelection,
+  time: Date,
+): Promise<OperationReview | undefined> {
+  const when = localTime(time.getTime(), { seconds: true });
+  const what = t`${ref.datastoreName} (${whereOf(headerSelection(selection))})`;
+  if (!(await offerSnapshot(ctx, ref, t`restoring ${what} to ${when}`))) return undefined;
+  return planAndReview(
+    ctx,
+    { kind: 'restore', ...ref, what, when },
+    t`Planning the restore of ${what} to ${when}`,
+    (planFile, signal) => ctx.timeMachine.planRestore(ref, selection, time, planFile, signal),
+  );
+}
