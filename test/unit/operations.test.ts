@@ -57,7 +57,13 @@ describe('recent operations', () => {
     const fresh = ops.create(fields('fresh'));
     const old = ops.create(fields('old but applied'));
     ops.update(old, { state: 'applied', planned: new Date(Date.now() - 48 * 3600_000).toISOString() });
-    assert.deepEqual(ops.list(U).map((op) => op.what).sort(), ['fresh', 'old but applied']);
+    assert.deepEqual(
+      ops
+        .list(U)
+        .map((op) => op.what)
+        .sort(),
+      ['fresh', 'old but applied'],
+    );
     assert.equal(fs.existsSync(ops.folder(stale)), false);
     assert.equal(fs.existsSync(ops.folder(fresh)), true);
   });
