@@ -154,6 +154,9 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     menu: ['filterDataStores', 'hideDeletedStores', 'refresh', 'takeSnapshot'],
     inline: ['filterDataStores', 'refresh'],
   },
+  operations: { menu: [], inline: [] },
+  operation: { menu: ['exportOperation', 'forgetOperation'], inline: [] },
+  'operation.undoable': { menu: ['exportOperation', 'forgetOperation', 'undoOperation'], inline: [] },
   'dataStore.deleted': { menu: ['refresh', 'undeleteDataStore'], inline: ['refresh', 'undeleteDataStore'] },
   'dataStore.deleted.readOnly': { menu: ['refresh'], inline: ['refresh'] },
   dataStore: {
