@@ -80,7 +80,7 @@ suite('extension shell', () => {
     assert.match(contents, /\[Start Local Sandbox\]\(command:universeExplorer\.startSandbox\)/);
   });
 
-  test('Start Local Sandbox shows the demo universe, its three groups and its data stores', async () => {
+  test('Start Local Sandbox shows the demo universe, its groups (Recent Operations among them) and its data stores', async () => {
     await vscode.commands.executeCommand('universeExplorer.startSandbox');
     const [sandbox] = await ctx.tree.getChildren();
     assert.equal(label(sandbox), 'Local Sandbox');
