@@ -4,7 +4,17 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'out/', '.tools/', '.test-runs/', 'test-results/', 'media/restrictionLog/main.js'] },
+  {
+    ignores: [
+      'dist/',
+      'out/',
+      '.tools/',
+      '.test-runs/',
+      'test-results/',
+      'media/restrictionLog/main.js',
+      'media/review/main.js',
+    ],
+  },
   eslint.configs.recommended,
   tseslint.configs.recommended,
   {
