@@ -1,6 +1,7 @@
 // npm run bench [-- <name>...]: builds, runs each benchmark in its own process, prints its figures, and after a
 // full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
-// paging, ratelimit, timemachine (test/bench/timeMachine.ts), exportv2 (exportV2.ts), budgetshare (budgetShare.ts).
+// paging, ratelimit, timemachine (test/bench/timeMachine.ts), exportv2 (exportV2.ts), budgetshare (budgetShare.ts),
+// review (runs the VS Code test runner, so it needs the tools npm run test:vscode installs).
 // Not part of npm test: the figures depend on the machine, so nothing here fails a build.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -20,6 +21,7 @@ const BENCHMARKS = [
   'timemachine',
   'exportv2',
   'budgetshare',
+  'review',
 ];
 /** Benchmarks whose source file is not named `<name>.ts`. */
 const SOURCES: Record<string, string> = {
