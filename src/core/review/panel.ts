@@ -209,6 +209,7 @@ export class ReviewPanel implements vscode.Disposable {
         return this.handler.button(m.id, this);
       }
       case 'open': {
+        if (m.generation !== this.generation) return undefined;
         const item = this.review.items[m.i];
         if (!item || item.opens === false) return undefined;
         return this.handler.open(item, this);

@@ -87,7 +87,8 @@ export type ToHost =
   | { type: 'rows'; generation: number; start: number; count: number }
   | { type: 'filter'; filter: ReviewFilter }
   | { type: 'button'; id: string }
-  | { type: 'open'; i: number }
+  /** `generation`: the filter's when the row was drawn; an open from before the review changed is dropped. */
+  | { type: 'open'; i: number; generation: number }
   /** The page drew its first rows: how long after the page began (ms), and how many. */
   | { type: 'painted'; ms: number; rows: number };
 
@@ -116,7 +117,7 @@ export function readToHost(message: unknown): ToHost | undefined {
     case 'button':
       return isText(m.id, 100) ? { type: 'button', id: m.id } : undefined;
     case 'open':
-      return isIndex(m.i) ? { type: 'open', i: m.i } : undefined;
+      return isIndex(m.i) && isIndex(m.generation) ? { type: 'open', i: m.i, generation: m.generation } : undefined;
     case 'painted':
       return typeof m.ms === 'number' && isIndex(m.rows) ? { type: 'painted', ms: m.ms, rows: m.rows } : undefined;
     default:

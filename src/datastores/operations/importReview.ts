@@ -173,10 +173,13 @@ async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel, 
   } catch (error) {
     ctx.operations.update(op, { outcome: t`The import into ${name} stopped after line ${count(op.importLine ?? 0)}.` });
     if (!isCancel(error)) failure = error;
+  }
+  try {
+    // Busy until the result shows, so Import cannot start twice.
+    if (!panel.isDisposed) panel.show(await resultReview(ctx, op));
   } finally {
     panel.busy(undefined);
   }
-  if (!panel.isDisposed) panel.show(await resultReview(ctx, op));
   if (failure) throw failure;
 }
 

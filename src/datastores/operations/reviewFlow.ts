@@ -131,26 +131,29 @@ function handlerFor(ctx: DataStoresContext, op: Operation): ReviewHandler {
   };
 }
 
-/** Runs (or continues) the plan; the panel then shows the result, also after a cancel or a failure part way. */
+/**
+ * Runs (or continues) the plan; the panel then shows the result, also after a cancel or a failure part way. The panel
+ * stays busy (its buttons wait) until the result is shown, so Apply cannot start the run twice.
+ */
 async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {
   const run = runOf(ctx, op);
   const total = panel.current.items.filter((i) => (i as PlanItem).n > 0).length;
   ctx.operations.update(op, { state: 'stopped', applied: new Date().toISOString() });
   panel.busy(t`Running: the notification shows the progress and can cancel it.`);
+  let failure: unknown;
   try {
-    const result = await runPlan(ctx, run, total);
-    const stopped = result.failed > 0;
-    ctx.operations.update(op, { state: stopped ? 'stopped' : 'applied', outcome: wording(run).done });
-  } catch (error) {
-    ctx.operations.update(op, { outcome: t`${wording(run).stopped} stopped` });
-    if (!isCancel(error)) {
-      await showResult(ctx, op, panel);
-      throw error;
+    try {
+      const result = await runPlan(ctx, run, total);
+      ctx.operations.update(op, { state: result.failed ? 'stopped' : 'applied', outcome: wording(run).done });
+    } catch (error) {
+      ctx.operations.update(op, { outcome: t`${wording(run).stopped} stopped` });
+      if (!isCancel(error)) failure = error;
     }
+    await showResult(ctx, op, panel);
   } finally {
     panel.busy(undefined);
   }
-  await showResult(ctx, op, panel);
+  if (failure) throw failure;
 }
 
 async function showResult(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {

@@ -280,21 +280,21 @@ suite('review panel', function () {
   test('open hands the handler the item of the row; not for a row that opens nothing, nor for a place with no row', async () => {
     const handler = new Recorder();
     const panel = await open(review(SMALL), handler);
-    await panel.receive({ type: 'open', i: 2 });
+    await panel.receive({ type: 'open', i: 2, generation: panel.state.generation });
     assert.equal(handler.opened.length, 1);
     assert.equal(handler.opened[0].item, SMALL[2]);
     assert.equal(handler.opened[0].panel, panel);
 
     assert.equal(panel.rows(3, 1)[0].opens, false);
-    await panel.receive({ type: 'open', i: 3 });
-    await panel.receive({ type: 'open', i: SMALL.length });
+    await panel.receive({ type: 'open', i: 3, generation: panel.state.generation });
+    await panel.receive({ type: 'open', i: SMALL.length, generation: panel.state.generation });
     assert.deepEqual(
       handler.opened.map((o) => o.item.key),
       ['BETA'],
     );
     // A row outside the filter still opens by its place in the full list (what the page names).
     await panel.receive({ type: 'filter', filter: { kinds: ['delete'], search: '' } });
-    await panel.receive({ type: 'open', i: 0 });
+    await panel.receive({ type: 'open', i: 0, generation: panel.state.generation });
     assert.deepEqual(
       handler.opened.map((o) => o.item.key),
       ['BETA', 'Alpha'],

@@ -147,7 +147,7 @@ suite('time machine', () => {
       d: 'created',
     });
 
-    await panel.receive({ type: 'open', i: a.i });
+    await panel.receive({ type: 'open', i: a.i, generation: panel.state.generation });
     const title = `a.json (version of ${versionTime(version('a', 0).createdTime)}) ↔ a.json (current, ${versionTime(version('a', 2).createdTime)})`;
     const tab = await until('the diff of a', () => {
       const active = vscode.window.tabGroups.activeTabGroup.activeTab;
@@ -404,7 +404,15 @@ suite('time machine: restore', () => {
     assert.equal(planned[2], 'd delete');
     assert.equal(await value('R1', 'a'), 2, 'nothing is written before Apply');
 
+    // A second Apply while the result is being read (the run is done, the panel not yet the result) runs nothing.
+    const runs: string[] = [];
+    ui.progress = async (title, task, options) => {
+      if (title.startsWith('Restoring R1')) runs.push(title);
+      if (title.startsWith('Reading the operation')) await press(review, 'apply');
+      return withProgress(title, task, options);
+    };
     await press(review, 'apply');
+    assert.equal(runs.length, 1, 'Apply ran once');
     assert.deepEqual(ui.messages('error'), []);
     const result = review.panel.state;
     assert.equal(result.phase, 'result');

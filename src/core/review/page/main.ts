@@ -213,7 +213,7 @@ function setActive(n: number): void {
 
 function openRow(n: number): void {
   const row = cache.get(n);
-  if (row?.opens) send({ type: 'open', i: row.i });
+  if (row?.opens && state) send({ type: 'open', i: row.i, generation: state.generation });
 }
 
 table.addEventListener('keydown', (event) => {
