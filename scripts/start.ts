@@ -1,4 +1,4 @@
-// `npm start`: builds and packages the extension, installs the .vsix into code-server (VS Code 1.139 in
+// `npm start`: builds and packages the extension, installs this machine's .vsix into code-server (VS Code 1.139 in
 // the browser, from .tools/) and serves it on http://127.0.0.1:$PORT (default 8080) with the local
 // sandbox starting on activation. The workspace is a copy of demo/ (its README says what to try), so edits there
 // never touch the repository. State (settings, connections, the workspace) is kept in .tools/start/ between runs;
@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, ensureTools, installExtension, runDirsAt, startCodeServer, writeUserSettings } from './code-server';
-import { packageVsix } from './package';
+import { hostTarget, packageVsixes } from './package';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
@@ -14,7 +14,8 @@ async function main(): Promise<void> {
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
   const host = process.env.HOST || '127.0.0.1';
   const tools = ensureTools();
-  const vsix = packageVsix();
+  // The .vsix of this machine's target (its DuckDB binding), the universal one on a machine of none.
+  const [vsix] = await packageVsixes([hostTarget() ?? 'universal']);
 
   const stateDir = path.join(ROOT, '.tools/start');
   if (process.argv.includes('--fresh')) fs.rmSync(stateDir, { recursive: true, force: true });
