@@ -17,6 +17,7 @@ import {
 } from '../../src/api';
 import { API_KEY, makeClient } from './support/client';
 import { TestEmulator } from './support/emulator';
+import { readWritten, W, type Written } from './support/written';
 
 const PROD = 1001;
 const STAGING = 2002;
@@ -41,18 +42,6 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Written {
-  raw: string;
-  attributes: Record<string, unknown>;
-  userIds: number[];
-}
-
-const W = (raw: string, userIds: number[] = [], attributes: Record<string, unknown> = {}): Written => ({
-  raw,
-  attributes,
-  userIds,
-});
-
 type Store = Record<string, Written | undefined>;
 
 async function fill(client: OpenApiClient, universeId: number, store: string, entries: Store, scope?: string) {
@@ -61,15 +50,8 @@ async function fill(client: OpenApiClient, universeId: number, store: string, en
   }
 }
 
-async function read(client: OpenApiClient, universeId: number, store: string, key: string, scope?: string) {
-  try {
-    const e = await client.datastores.getEntry({ universeId, datastoreName: store, entryKey: key, scope });
-    return { raw: e.raw.toString(), attributes: e.attributes, userIds: e.userIds };
-  } catch (error) {
-    if ((error as Error).name === 'NotFoundError') return undefined;
-    throw error;
-  }
-}
+const read = (client: OpenApiClient, universeId: number, store: string, key: string, scope?: string) =>
+  readWritten(client, { universeId, datastoreName: store, entryKey: key, scope });
 
 async function readAll(client: OpenApiClient, universeId: number, store: string, keys: string[], scope?: string) {
   const all: Store = {};

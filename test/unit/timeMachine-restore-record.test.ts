@@ -23,6 +23,7 @@ import {
 } from '../../src/api';
 import { recordOf } from '../../src/api/timeMachine/restoreFormat';
 import { clockedEmulator } from './support/emulator';
+import { readWritten, type Written } from './support/written';
 
 const U = 5353;
 const MINUTE = 60 * 1000;
@@ -32,24 +33,10 @@ const service = clockedEmulator('2024-03-01T10:00:00.000Z', 'restore-record');
 const { dir } = service;
 let stores = 0;
 
-interface Written {
-  raw: string;
-  attributes: Record<string, unknown>;
-  userIds: number[];
-}
-
 const at = (store: string, key: string) => ({ universeId: U, datastoreName: store, entryKey: key });
 const put = (store: string, key: string, w: Written) => service.client.datastores.setEntry({ ...at(store, key), ...w });
 
-async function read(store: string, key: string): Promise<Written | undefined> {
-  try {
-    const e = await service.client.datastores.getEntry(at(store, key));
-    return { raw: e.raw.toString(), attributes: e.attributes, userIds: e.userIds };
-  } catch (error) {
-    if ((error as Error).name === 'NotFoundError') return undefined;
-    throw error;
-  }
-}
+const read = (store: string, key: string) => readWritten(service.client, at(store, key));
 
 const versions = async (store: string, key: string) =>
   (await service.client.datastores.listEntryVersions({ ...at(store, key), limit: 100 })).items.map((v) => v.version);

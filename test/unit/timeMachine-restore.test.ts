@@ -18,6 +18,7 @@ import {
 } from '../../src/api';
 import { makeClient, rejection } from './support/client';
 import { clockedEmulator, limitedAfter } from './support/emulator';
+import { readWritten, W, type Written } from './support/written';
 
 const U = 5151;
 const START = Date.parse('2024-03-01T10:00:00.000Z');
@@ -28,12 +29,6 @@ const service = clockedEmulator(new Date(START).toISOString(), 'restore');
 const { dir } = service;
 let stores = 0;
 
-interface Written {
-  raw: string;
-  attributes: Record<string, unknown>;
-  userIds: number[];
-}
-
 /** A store of the test's own and what it held at `then` and holds now, per key (undefined: no entry). */
 interface History {
   store: string;
@@ -41,12 +36,6 @@ interface History {
   at: Map<string, Written | undefined>;
   now: Map<string, Written | undefined>;
 }
-
-const W = (raw: string, userIds: number[] = [], attributes: Record<string, unknown> = {}): Written => ({
-  raw,
-  attributes,
-  userIds,
-});
 
 /**
  * Day 0: a, b, d, e (and p1, p2 for player 7). Day 1: a and b changed (new attributes and user ids), d deleted,
@@ -89,15 +78,8 @@ function put(store: string, key: string, w: Written) {
 }
 
 /** What a key holds now, as written; undefined when it has no entry. */
-async function read(store: string, key: string, c = service.client): Promise<Written | undefined> {
-  try {
-    const e = await c.datastores.getEntry({ universeId: U, datastoreName: store, entryKey: key });
-    return { raw: e.raw.toString(), attributes: e.attributes, userIds: e.userIds };
-  } catch (error) {
-    if ((error as Error).name === 'NotFoundError') return undefined;
-    throw error;
-  }
-}
+const read = (store: string, key: string, c = service.client) =>
+  readWritten(c, { universeId: U, datastoreName: store, entryKey: key });
 
 const lines = (file: string) =>
   fs

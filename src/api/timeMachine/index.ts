@@ -27,6 +27,30 @@ export {
 } from './compareStores';
 export { planCopy, type CopyOptions, type CopyPlanSummary } from './copy';
 export {
+  keyNamesUser,
+  planErase,
+  playerTie,
+  type EraseLeftOut,
+  type EraseLeftReason,
+  type EraseOptions,
+  type ErasePlanSummary,
+  type EraseProgress,
+  type EraseStore,
+  type PlayerTie,
+} from './erase';
+export {
+  eraseReceipt,
+  type EraseReceipt,
+  type EraseRemains,
+  type ErasePlanned,
+  type EraseStep,
+  type ErasedKey,
+  type EraseFailedKey,
+  type NotErasedKey,
+  type PutBackKey,
+  type EraseReceiptOptions,
+} from './eraseReceipt';
+export {
   canonicalJson,
   fieldHistory,
   formatFieldPath,

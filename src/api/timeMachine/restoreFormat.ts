@@ -1,11 +1,16 @@
 // The files of a restore, NDJSON, next to the plan `<plan>`:
 // - `<plan>`: `{"restorePlan":{universeId, datastoreName, selection, time?, planned, undoOf?, copyOf?, putBackOf?,
-//   undoRecord?}}`, then one action per key: `{n, action, scope, key, now, then?, bytes, raw?, base64?, attributes?,
-//   userIds?, replaces?}` (raw: the exact JSON text; replaces: the value of `now`, read when planned).
+//   undoRecord?, erase?}}`, then one action per key: `{n, action, scope, key, now, then?, bytes, raw?, base64?,
+//   attributes?, userIds?, replaces?}` (raw: the exact JSON text; replaces: the value of `now`, read when planned).
+//   `erase: {userId, stores}` marks a plan of Erase Player Data (erase.ts): its deletes remove the entries tied to
+//   that user, its writes put back each shared entry's own bytes and attributes with the user's id taken out of its
+//   user ids (`then` = `now`, the version read); `stores` are the stores the erase searched, this one among them.
 // - `<plan>.audit.ndjson`: `{"restoreAudit":{universeId, datastoreName, plan}}`, then one line per write:
-//   `{n, action, scope, key, before, written, found?, raced?, replaced?}` (replaced: the value of `before`).
-// - `<plan>.skipped.ndjson`: `{n, action, scope, key, reason, current?}` per key left alone.
-// - `<plan>.failures.ndjson`: `{n, action, scope, key, error}`, replaced each run (failed actions are tried again).
+//   `{n, action, scope, key, before, written, found?, raced?, replaced?, at?}` (replaced: the value of `before`;
+//   at: when the run recorded it, this machine's clock, absent in audits written before it was kept).
+// - `<plan>.skipped.ndjson`: `{n, action, scope, key, reason, current?, at?}` per key left alone.
+// - `<plan>.failures.ndjson`: `{n, action, scope, key, error, at?}`, replaced each run (failed actions are tried
+//   again).
 import { isUtf8 } from 'node:buffer';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { readLines } from '../bulk/ndjson';
@@ -90,6 +95,8 @@ export interface RestorePlanHeader {
   putBackOf?: string;
   /** Where the run keeps the value each action replaces (Undo reads it there, not from history), and how long. */
   undoRecord?: { file: string; kept: string };
+  /** A plan of Erase Player Data (planErase): the user erased, and every store the erase searched. */
+  erase?: { userId: number; stores: { universeId: number | string; datastoreName: string }[] };
 }
 
 export type SkipReason = 'changed' | 'exists' | 'deleted';
@@ -103,6 +110,8 @@ export interface SkippedKey {
   reason: SkipReason;
   /** The version found, when known. */
   current?: string;
+  /** When the run recorded it (ISO, this machine's clock); absent in files written before it was kept. */
+  at?: string;
 }
 
 export interface AuditLine {
@@ -123,6 +132,8 @@ export interface AuditLine {
    * it could not be read, and in audits written before it was kept.
    */
   replaced?: ValueRecord;
+  /** When the run recorded it (ISO, this machine's clock); absent in audits written before it was kept. */
+  at?: string;
 }
 
 /** An audit file's header. */
@@ -266,7 +277,7 @@ export class Appender {
 }
 
 /** A plan's actions as the plan file is read, in batches. */
-export async function* planActions(planFile: string, signal: AbortSignal): AsyncGenerator<RestoreAction[]> {
+export async function* planActions(planFile: string, signal?: AbortSignal): AsyncGenerator<RestoreAction[]> {
   for await (const lines of readLines(planFile, signal)) {
     yield lines.filter((l) => l.number > 1 && l.text.trim() !== '').map((l) => parseAction(l.text, l.number));
   }

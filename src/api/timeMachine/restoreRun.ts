@@ -161,12 +161,17 @@ export async function runRestore(
       if (isAbort(error)) throw error;
       outcome = { error: (error as Error).message };
     }
-    // Recorded as soon as it is known, so a stop right after keeps it.
-    if ('audit' in outcome) await audit.write(`${JSON.stringify(outcome.audit)}\n`);
-    else if ('skip' in outcome) await skipped.write(`${JSON.stringify(outcome.skip)}\n`);
-    else {
+    // Recorded as soon as it is known, so a stop right after keeps it, with when (an erase's receipt says it).
+    const at = new Date().toISOString();
+    if ('audit' in outcome) {
+      outcome.audit.at = at;
+      await audit.write(`${JSON.stringify(outcome.audit)}\n`);
+    } else if ('skip' in outcome) {
+      outcome.skip.at = at;
+      await skipped.write(`${JSON.stringify(outcome.skip)}\n`);
+    } else {
       const { n, action, scope, key } = a;
-      await failures.write(`${JSON.stringify({ n, action, scope, key, error: outcome.error })}\n`);
+      await failures.write(`${JSON.stringify({ n, action, scope, key, error: outcome.error, at })}\n`);
     }
     return outcome;
   };
