@@ -133,6 +133,7 @@ export class ReviewPanel implements vscode.Disposable {
       })),
       buttons: r.buttons,
       scoped: scopes.size > 1 || (scopes.size === 1 && !scopes.has('global')),
+      opens: r.items.some((i) => i.opens !== false),
       filter: { kinds: [...this.filter.kinds], search: this.filter.search },
       total: this.indices().length,
       generation: this.generation,
@@ -276,7 +277,7 @@ export class ReviewPanel implements vscode.Disposable {
   <div id="viewport" class="viewport"><div id="spacer" class="spacer-rows"></div></div>
 </div>
 <p id="empty" class="muted" hidden>${escape(t`No row matches the filter.`)}</p>
-<p class="muted hint">${escape(t`Up and Down move between rows, Enter opens the row's difference.`)}</p>`,
+<p id="hint" class="muted hint">${escape(t`Up and Down move between rows, Enter opens the row's difference.`)}</p>`,
     );
   }
 

@@ -62,6 +62,8 @@ export interface ReviewState {
   buttons: ReviewButton[];
   /** Whether the rows span more than one scope (then a Scope column shows). */
   scoped: boolean;
+  /** Whether any row opens a diff (else the page does not say Enter opens one). */
+  opens: boolean;
   /** The filter applied: the kinds shown ([] is all) and the key search. */
   filter: ReviewFilter;
   /** Rows the filter lets through, and the filter's generation. */

@@ -22,7 +22,7 @@ export const undoRestore: DataStoresCommand = {
     const store = node === undefined ? undefined : writableStore(node);
     const undoable = ctx.operations
       .list(store?.ref)
-      .filter((op) => (op.kind === 'restore' || op.kind === 'copy') && op.state !== 'planned')
+      .filter((op) => (op.kind === 'restore' || op.kind === 'copy') && op.state !== 'planned' && !op.undoneBy)
       .filter((op) => !store || op.datastoreName === store.ref.datastoreName);
     const picked = required(
       await ctx.ui.pick(

@@ -37,6 +37,8 @@ export interface Operation extends StoreRef {
   state: OperationState;
   /** The last run's counts, said in the node's description. */
   outcome?: string;
+  /** A restore or copy: the undo that put it back (then it offers no Undo again). */
+  undoneBy?: string;
 }
 
 /** A plan left unapplied by a window that closed is removed after this long. */

@@ -210,7 +210,7 @@ export function resultReview(op: Operation, where: string, items: PlanItem[], do
     notes.push(t`Continue runs the actions not run and tries the failed ones again; Undo puts back what was done.`);
   const buttons: ReviewButton[] = [];
   if (n('notRun') || n('failed')) buttons.push({ id: 'continue', label: t`Continue`, primary: true });
-  if (op.kind === 'restore' || op.kind === 'copy') {
+  if ((op.kind === 'restore' || op.kind === 'copy') && !op.undoneBy) {
     const wrote = n('written') + n('recreated') + n('deleted') + n('raced') + n('earlier');
     if (wrote) buttons.push({ id: 'undo', label: t`Undo…`, primary: !buttons.length });
   }

@@ -145,6 +145,7 @@ async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel):
     try {
       const result = await runPlan(ctx, run, total);
       ctx.operations.update(op, { state: result.failed ? 'stopped' : 'applied', outcome: wording(run).done });
+      if (op.kind === 'undo' && !result.failed) markUndone(ctx, op);
     } catch (error) {
       ctx.operations.update(op, { outcome: t`${wording(run).stopped} stopped` });
       if (!isCancel(error)) failure = error;
@@ -154,6 +155,12 @@ async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel):
     panel.busy(undefined);
   }
   if (failure) throw failure;
+}
+
+/** The restore or copy an applied undo put back, so it offers no Undo again. */
+function markUndone(ctx: DataStoresContext, undo: Operation): void {
+  const undone = ctx.operations.list(undo).find((o) => auditFileFor(ctx.operations.planFile(o)) === undo.auditOf);
+  if (undone) ctx.operations.update(undone, { undoneBy: undo.id });
 }
 
 async function showResult(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {

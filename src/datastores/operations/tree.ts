@@ -76,10 +76,10 @@ export class OperationNode implements TreeNode {
     const op = this.op;
     const item = new vscode.TreeItem(operationLabel(op), vscode.TreeItemCollapsibleState.None);
     const when = localTime(op.applied ?? op.planned);
-    item.description = op.state === 'stopped' ? t`${when} · stopped` : when;
+    item.description = op.state === 'stopped' ? t`${when} · stopped` : op.undoneBy ? t`${when} · undone` : when;
     item.tooltip = [operationLabel(op), op.outcome ?? '', t`Ran ${when}`].filter(Boolean).join('\n');
     item.iconPath = new vscode.ThemeIcon(op.state === 'stopped' ? 'debug-pause' : 'check');
-    const undoable = (op.kind === 'restore' || op.kind === 'copy') && !this.parent.parent.readOnly;
+    const undoable = (op.kind === 'restore' || op.kind === 'copy') && !op.undoneBy && !this.parent.parent.readOnly;
     item.contextValue = undoable ? 'operation.undoable' : 'operation';
     item.command = { command: 'universeExplorer.openOperation', title: t`Open`, arguments: [this] };
     return item;

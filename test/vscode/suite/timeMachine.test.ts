@@ -515,6 +515,11 @@ suite('time machine: restore', () => {
       listed.some((l) => /^Restore of R4 \(scope global\) to /.test(l)),
       listed.join('\n'),
     );
+    // The restore undone offers no Undo again.
+    assert.equal(ctx.operations.get(review.op.id)?.undoneBy, undo.op.id);
+    const restored = (await ctx.tree.getChildren(group)).find((n) => /^Restore of R4 /.test(label(n)))!;
+    assert.equal(restored.item().contextValue, 'operation');
+    assert.match(String(restored.item().description), / · undone$/);
   });
 
   test('a delete that raced another writer is named in the result and the log, and Put Back… re-creates their value', async () => {

@@ -33,6 +33,7 @@ const table = element('table');
 const viewport = element('viewport');
 const spacer = element('spacer');
 const empty = element('empty');
+const hint = element('hint');
 
 let state: ReviewState | undefined;
 /** Rows of the current generation, by their place in the filtered list. */
@@ -142,6 +143,7 @@ function showState(next: ReviewState): void {
   showKinds(next);
   if (document.activeElement !== search) search.value = next.filter.search;
   document.body.classList.toggle('scoped', next.scoped);
+  hint.hidden = !next.opens;
   if (fresh) {
     cache = new Map();
     pending = undefined;
