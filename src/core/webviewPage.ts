@@ -3,6 +3,8 @@
 // own, and its script. The body is static markup: values reach the page by message and are set as text.
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
+import { isCancel } from './errors';
+import type { Log } from './log';
 
 /** Translations and titles are text: escaped, so none can add markup. */
 export const escapeHtml = (words: string): string => words.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -35,4 +37,29 @@ ${body}
 <script nonce="${nonce}" src="${uri(vscode.Uri.joinPath(media, 'main.js'))}"></script>
 </body>
 </html>`;
+}
+
+/**
+ * One message from a page (any value: `read` checks it first, and one that is not of the protocol is logged and
+ * dropped), handled; a failure other than a cancel goes to `failed` (the panel shows it). Resolves when the work is
+ * done, with what `handle` returned.
+ */
+export async function receiveFromPage<M>(
+  message: unknown,
+  page: { name: string; log: Log },
+  read: (message: unknown) => M | undefined,
+  handle: (message: M) => Promise<unknown>,
+  failed: (error: unknown) => void,
+): Promise<unknown> {
+  const m = read(message);
+  if (!m) {
+    page.log.warn(`${page.name}: ignored an unknown message from the page`);
+    return undefined;
+  }
+  try {
+    return await handle(m);
+  } catch (error) {
+    if (!isCancel(error)) failed(error);
+    return undefined;
+  }
 }

@@ -2,10 +2,10 @@
 // direction in words, counts and every row) and a handler for its buttons and rows; the panel keeps the rows here,
 // filters them, and sends the page only the window it shows, so 100,000 rows cost the page what 50 do.
 import vscode = require('vscode');
-import { isCancel, reason } from '../errors';
+import { reason } from '../errors';
 import type { Log } from '../log';
 import { t } from '../text';
-import { escapeHtml, pageHtml } from '../webviewPage';
+import { escapeHtml, pageHtml, receiveFromPage } from '../webviewPage';
 import {
   readToHost,
   type ReviewButton,
@@ -163,20 +163,17 @@ export class ReviewPanel implements vscode.Disposable {
 
   /** Handles one message from the page (any value: it is checked first). Resolves when its work is done. */
   async receive(message: unknown): Promise<unknown> {
-    const m = readToHost(message);
-    if (!m) {
-      this.deps.log.warn('Review: ignored an unknown message from the page');
-      return undefined;
-    }
-    try {
-      return await this.handle(m);
-    } catch (error) {
-      if (isCancel(error)) return undefined;
-      this.error = reason(error);
-      this.deps.log.error(`${this.review.heading}: ${this.error}`, error);
-      this.post();
-      return undefined;
-    }
+    return receiveFromPage(
+      message,
+      { name: 'Review', log: this.deps.log },
+      readToHost,
+      (m) => this.handle(m),
+      (error) => {
+        this.error = reason(error);
+        this.deps.log.error(`${this.review.heading}: ${this.error}`, error);
+        this.post();
+      },
+    );
   }
 
   private async handle(m: ToHost): Promise<unknown> {

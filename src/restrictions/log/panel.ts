@@ -8,7 +8,7 @@ import type { Log } from '../../core/log';
 import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
-import { escapeHtml, pageHtml } from '../../core/webviewPage';
+import { escapeHtml, pageHtml, receiveFromPage } from '../../core/webviewPage';
 import { toCsv, type CsvValue } from '../csv';
 import { logActions, type LogAction } from './action';
 import { describeDuration } from '../duration';
@@ -229,20 +229,17 @@ export class RestrictionLogPanel implements vscode.Disposable {
 
   /** Handles one message from the page (any value: it is checked first). Resolves when its work is done. */
   async receive(message: unknown): Promise<unknown> {
-    const m = readToHost(message);
-    if (!m) {
-      this.deps.log.warn(`Restriction log: ignored an unknown message from the page`);
-      return undefined;
-    }
-    try {
-      return await this.handle(m);
-    } catch (error) {
-      if (isCancel(error)) return undefined;
-      this.error = reason(error);
-      this.deps.log.error(`Restriction log of universe ${this.target.universeId}: ${this.error}`);
-      this.post();
-      return undefined;
-    }
+    return receiveFromPage(
+      message,
+      { name: 'Restriction log', log: this.deps.log },
+      readToHost,
+      (m) => this.handle(m),
+      (error) => {
+        this.error = reason(error);
+        this.deps.log.error(`Restriction log of universe ${this.target.universeId}: ${this.error}`);
+        this.post();
+      },
+    );
   }
 
   private async handle(m: ToHost): Promise<unknown> {
