@@ -1,5 +1,6 @@
 // The SQL the index is made of and the SQL it writes for people: the tables, the load of an export file, and the
 // searches the editor offers (findValue, playerEntries) as text a user can read and edit. Pure: no DuckDB here.
+import type { Statement } from './engine';
 
 /** A SQL string literal: DuckDB reads no backslash escapes in '...', so only the quote is doubled. */
 export const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
@@ -206,5 +207,67 @@ function stripComments(sql: string): string {
     const next = s.replace(/^\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)/, '');
     if (next === s) return s;
     s = next;
+  }
+}
+
+/** An entry as the editor has it after a read, a save or a restore (the client's Entry fits). */
+export interface IndexedEntry {
+  /** The value's bytes or text. */
+  raw: Buffer | string;
+  /** Whether they are JSON (default: found out by parsing them). */
+  json?: boolean;
+  version: string;
+  attributes: Record<string, unknown>;
+  userIds: number[];
+  createdTime?: string;
+  versionCreatedTime?: string;
+}
+
+/** An entry update as the statements that make it. */
+export interface EntryUpdate {
+  scope: string;
+  statements: Statement[];
+}
+
+export function entryUpdate(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): EntryUpdate {
+  const where: Statement = {
+    sql: 'DELETE FROM entries WHERE store = $store AND scope = $scope AND key = $key',
+    params: { store, scope, key },
+  };
+  if (entry === 'deleted') return { scope, statements: [where] };
+  const text = typeof entry.raw === 'string' ? entry.raw : entry.raw.toString('utf8');
+  const json = entry.json ?? isJson(text);
+  return {
+    scope,
+    statements: [
+      where,
+      {
+        sql:
+          'INSERT INTO entries VALUES ($store, $scope, $key, $version, ' +
+          "TRY_CAST($created AS TIMESTAMPTZ) AT TIME ZONE 'UTC', TRY_CAST($updated AS TIMESTAMPTZ) AT TIME ZONE 'UTC', " +
+          `from_json($userIds, '["BIGINT"]'), json($attributes), ${json ? 'json($value)' : 'to_json($value)'}, $notJson)`,
+        params: {
+          store,
+          scope,
+          key,
+          version: entry.version,
+          created: entry.createdTime ?? null,
+          updated: entry.versionCreatedTime ?? null,
+          userIds: JSON.stringify(entry.userIds),
+          attributes: JSON.stringify(entry.attributes),
+          value: text,
+          notJson: !json,
+        },
+      },
+    ],
+  };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

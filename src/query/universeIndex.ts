@@ -7,28 +7,28 @@ import {
   describeHeader,
   exportDataStore,
   isAbort,
-  parseHeaderLine,
   type ApiVersion,
   type ExportCounts,
-  type ExportHeader,
   type ExportResult,
   type OpenApiClient,
 } from '../api';
-import type { Engine, Rows, Statement } from './engine';
+import { IndexDatabase } from './database';
+import { fileSafe, headerOf, startedAt } from './files';
+import type { Engine, Rows } from './engine';
 import {
   analyzed,
-  CREATE_TABLES,
+  entryUpdate,
   findValueSql,
-  LAYOUT,
-  LAYOUT_QUERY,
+  insertFromFile,
+  isBlank,
   literal,
   playerEntriesSql,
   READING,
   recount,
   refusal,
-  insertFromFile,
-  isBlank,
   storeRows,
+  type EntryUpdate,
+  type IndexedEntry,
 } from './sql';
 
 export interface UniverseIndexOptions {
@@ -81,19 +81,6 @@ export interface BuildResult {
   export?: ExportResult;
 }
 
-/** An entry as the editor has it after a read, a save or a restore (the client's Entry fits). */
-export interface IndexedEntry {
-  /** The value's bytes or text. */
-  raw: Buffer | string;
-  /** Whether they are JSON (default: found out by parsing them). */
-  json?: boolean;
-  version: string;
-  attributes: Record<string, unknown>;
-  userIds: number[];
-  createdTime?: string;
-  versionCreatedTime?: string;
-}
-
 export interface QueryOptions {
   signal?: AbortSignal;
   /** Rows at most (default 1,000); `truncated` says when there were more. */
@@ -130,29 +117,13 @@ export class QueryError extends Error {
 
 const DEFAULT_LIMIT = 1000;
 
-/**
- * A name made of letters, digits, `-`, `_` and `%XX` for every other byte (`.` too): any universe key or store name
- * is a folder or file name on every system, and two names never make the same one (but for letter case).
- */
-export function fileSafe(name: string): string {
-  if (!name) throw new Error('A name for the index folder is empty');
-  return encodeURIComponent(name).replace(
-    /[!'()*~.]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
-}
-
 export class UniverseIndex {
   /** `<dir>/<universe key, file-safe>`: the index and what its builds keep. */
   readonly folder: string;
   /** The DuckDB database. */
   readonly file: string;
   private readonly universeId: string;
-  private engine?: Promise<Engine>;
-  private users = 0;
-  private idle?: NodeJS.Timeout;
-  /** Writes to the database, one at a time (a build's load, an entry update). */
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly db: IndexDatabase;
   /** Stores being built: entry updates that arrive meanwhile, applied again after the load. */
   private readonly building = new Map<string, Map<string, EntryUpdate>>();
 
@@ -160,6 +131,13 @@ export class UniverseIndex {
     this.folder = path.join(opts.dir, fileSafe(opts.universeKey));
     this.file = path.join(this.folder, 'index.duckdb');
     this.universeId = String(opts.universeId);
+    this.db = new IndexDatabase({
+      file: this.file,
+      name: opts.universeKey,
+      threads: opts.threads,
+      memoryLimit: opts.memoryLimit,
+      idleCloseMs: opts.idleCloseMs,
+    });
   }
 
   /**
@@ -190,55 +168,70 @@ export class UniverseIndex {
    */
   async build(client: OpenApiClient, args: LiveBuildArgs, opts: BuildOptions = {}): Promise<BuildResult> {
     const started = Date.now();
-    const { store, scope } = args;
+    const { store } = args;
+    if (this.building.has(store)) {
+      throw new Error(`${JSON.stringify(store)} is being indexed already; wait for that build, or cancel it`);
+    }
+    // Updates to the store from now on are applied again after the load (updateEntry).
+    const pending = new Map<string, EntryUpdate>();
+    this.building.set(store, pending);
+    try {
+      return await this.buildLive(client, args, opts, pending, started);
+    } finally {
+      this.building.delete(store);
+    }
+  }
+
+  private async buildLive(
+    client: OpenApiClient,
+    { store, scope, api, resume: resumeAsked }: LiveBuildArgs,
+    opts: BuildOptions,
+    pending: Map<string, EntryUpdate>,
+    started: number,
+  ): Promise<BuildResult> {
     const name = fileSafe(store) + (scope === undefined ? '' : `.scope-${fileSafe(scope)}`);
     const builds = path.join(this.folder, 'builds');
     const file = path.join(builds, `${name}.ndjson`);
     const sidecar = path.join(builds, `${name}.json`);
     await fsp.mkdir(builds, { recursive: true });
-    if (args.resume === false) await fsp.rm(sidecar, { force: true });
+    // The sidecar says when the file's first part was read; without the file there is nothing to go on from.
+    if (resumeAsked === false || !(await exists(file))) await fsp.rm(sidecar, { force: true });
     let asOf = await startedAt(sidecar);
     const resume = asOf !== undefined;
     if (asOf === undefined) {
       asOf = new Date().toISOString();
       await fsp.writeFile(sidecar, JSON.stringify({ startedAt: asOf }));
     }
-    const pending = this.building.get(store) ?? new Map<string, EntryUpdate>();
-    this.building.set(store, pending);
-    try {
-      const exported = await exportDataStore(
-        client,
-        {
-          universeId: this.opts.universeId,
-          datastoreName: store,
-          scope,
-          allScopes: scope === undefined,
-          file,
-          resume,
-          api: args.api,
-          times: true,
-          notJsonAsText: true,
-        },
-        {
-          signal: opts.signal,
-          concurrency: opts.concurrency,
-          budgetShare: opts.budgetShare,
-          onProgress: opts.onProgress && ((p) => opts.onProgress!({ phase: 'reading', ...p })),
-        },
-      );
-      const entries = await this.load(
-        file,
-        store,
+    const exported = await exportDataStore(
+      client,
+      {
+        universeId: this.opts.universeId,
+        datastoreName: store,
         scope,
-        { asOf, source: 'service', failed: exported.failed, failuresFile: exported.failuresFile },
-        opts,
-        pending,
-      );
-      await Promise.all([fsp.rm(file, { force: true }), fsp.rm(sidecar, { force: true })]);
-      return { store, scope, entries, asOf, ms: Date.now() - started, export: exported };
-    } finally {
-      if (this.building.get(store) === pending) this.building.delete(store);
-    }
+        allScopes: scope === undefined,
+        file,
+        resume,
+        api,
+        times: true,
+        notJsonAsText: true,
+      },
+      {
+        signal: opts.signal,
+        concurrency: opts.concurrency,
+        budgetShare: opts.budgetShare,
+        onProgress: opts.onProgress && ((p) => opts.onProgress!({ phase: 'reading', ...p })),
+      },
+    );
+    const entries = await this.load(
+      file,
+      store,
+      scope,
+      { asOf, source: 'service', failed: exported.failed, failuresFile: exported.failuresFile },
+      opts,
+      pending,
+    );
+    await Promise.all([fsp.rm(file, { force: true }), fsp.rm(sidecar, { force: true })]);
+    return { store, scope, entries, asOf, ms: Date.now() - started, export: exported };
   }
 
   /** Same as build: the store's rows are replaced by what the service holds now. */
@@ -254,7 +247,7 @@ export class UniverseIndex {
   async updateEntry(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): Promise<boolean> {
     const update = entryUpdate(store, scope, key, entry);
     this.building.get(store)?.set(JSON.stringify([scope, key]), update);
-    return this.exclusive(async (engine) => {
+    return this.db.exclusive(async (engine) => {
       const covered = await engine.read(
         `SELECT 1 FROM index_info WHERE store = ${literal(store)} AND (scope IS NULL OR scope = ${literal(scope)})`,
         { limit: 1 },
@@ -273,7 +266,7 @@ export class UniverseIndex {
   async query(sql: string, opts: QueryOptions = {}): Promise<QueryResult> {
     const limit = opts.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number, not ${limit}`);
-    return this.use(async (engine) => {
+    return this.db.use(async (engine) => {
       await this.checkReading(engine, sql);
       try {
         return await engine.read(sql, { limit, signal: opts.signal });
@@ -300,7 +293,7 @@ export class UniverseIndex {
 
   /** What is indexed: one row per build (index_info). */
   async info(): Promise<IndexedPart[]> {
-    const { rows } = await this.use((engine) =>
+    const { rows } = await this.db.use((engine) =>
       engine.read(
         'SELECT store, scope, entries, as_of, built_at, source, failed, failures_file FROM index_info ' +
           'ORDER BY store, scope NULLS FIRST',
@@ -323,7 +316,7 @@ export class UniverseIndex {
   async exportParquet(dir: string, opts: { signal?: AbortSignal } = {}): Promise<{ file: string; rows: number }> {
     await fsp.mkdir(dir, { recursive: true });
     const file = path.resolve(dir, 'entries.parquet');
-    const [rows] = await this.exclusive((engine) =>
+    const [rows] = await this.db.exclusive((engine) =>
       engine.write(
         [
           {
@@ -340,7 +333,7 @@ export class UniverseIndex {
 
   /** Takes a store out of the index. */
   async dropStore(store: string): Promise<void> {
-    await this.exclusive((engine) =>
+    await this.db.exclusive((engine) =>
       engine.write([
         { sql: `DELETE FROM entries WHERE ${storeRows(store, undefined)}` },
         { sql: `DELETE FROM index_info WHERE ${storeRows(store, undefined)}` },
@@ -348,12 +341,9 @@ export class UniverseIndex {
     );
   }
 
-  /** Lets go of the database now (it opens again on the next call). */
-  async close(): Promise<void> {
-    clearTimeout(this.idle);
-    const engine = this.engine;
-    this.engine = undefined;
-    if (engine) (await engine.catch(() => undefined))?.close();
+  /** Lets go of the database once what runs on it is done (it opens again on the next call). */
+  close(): Promise<void> {
+    return this.db.close();
   }
 
   /** Replaces the rows of `store` (or its scope) with a file's entries, and says what was built, in one transaction. */
@@ -367,7 +357,7 @@ export class UniverseIndex {
   ): Promise<number> {
     const report = opts.onProgress;
     report?.({ phase: 'loading' });
-    return this.exclusive(async (engine) => {
+    return this.db.exclusive(async (engine) => {
       const again = [...(pending?.values() ?? [])].filter((u) => scope === undefined || u.scope === scope);
       await engine.write(
         [
@@ -400,79 +390,6 @@ export class UniverseIndex {
     });
   }
 
-  /** Runs `fn` on the database, opened when needed. */
-  private async use<T>(fn: (engine: Engine) => Promise<T>): Promise<T> {
-    this.users++;
-    clearTimeout(this.idle);
-    try {
-      this.engine ??= this.openEngine().catch((error: unknown) => {
-        this.engine = undefined;
-        throw error;
-      });
-      return await fn(await this.engine);
-    } finally {
-      if (--this.users === 0) {
-        this.idle = setTimeout(() => void this.closeIfIdle(), this.opts.idleCloseMs ?? 30_000);
-        this.idle.unref();
-      }
-    }
-  }
-
-  /** Runs `fn` after every write before it: the database takes one writer at a time. */
-  private exclusive<T>(fn: (engine: Engine) => Promise<T>): Promise<T> {
-    const run = this.writes.then(() => this.use(fn));
-    this.writes = run.catch(() => undefined);
-    return run;
-  }
-
-  private async closeIfIdle(): Promise<void> {
-    if (this.users === 0) await this.close();
-  }
-
-  private async openEngine(): Promise<Engine> {
-    await fsp.mkdir(this.folder, { recursive: true });
-    // Loaded here, not at the top: nothing loads DuckDB until an index is used (dist/query.js in the bundle).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { openEngine } = require('./engine') as typeof import('./engine');
-    let engine: Engine;
-    try {
-      engine = await openEngine(this.file, {
-        threads: this.opts.threads,
-        memoryLimit: this.opts.memoryLimit ?? '1GB',
-        tempDirectory: path.join(this.folder, 'tmp'),
-      });
-    } catch (error) {
-      const message = (error as Error).message;
-      if (/Could not set lock/i.test(message)) {
-        throw new Error(
-          `The query index of ${this.opts.universeKey} is open in another window or process, which lets it go ` +
-            `after a while unused; try again then (${message})`,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-    try {
-      await this.ensureLayout(engine);
-    } catch (error) {
-      engine.close();
-      throw error;
-    }
-    return engine;
-  }
-
-  /** Makes the tables; an index of another layout (another version made it) is emptied and made anew. */
-  private async ensureLayout(engine: Engine): Promise<void> {
-    const { rows } = await engine.read(LAYOUT_QUERY, { limit: 1000 });
-    const found = rows.map((r) => r[0] as string);
-    const statements: Statement[] = [];
-    if (found.length && found.join(', ') !== LAYOUT.join(', ')) {
-      statements.push({ sql: 'DROP TABLE IF EXISTS entries' }, { sql: 'DROP TABLE IF EXISTS index_info' });
-    }
-    if (found.length === 0 || statements.length) statements.push(...CREATE_TABLES.map((sql) => ({ sql })));
-    if (statements.length) await engine.write(statements);
-  }
-
   /** Refuses what is not one statement that reads, saying why. */
   private async checkReading(engine: Engine, sql: string): Promise<void> {
     if (isBlank(sql)) throw new QueryError('There is no statement to run', true);
@@ -496,89 +413,14 @@ export class UniverseIndex {
   }
 }
 
-/** An entry update as the statements that make it. */
-interface EntryUpdate {
-  scope: string;
-  statements: Statement[];
-}
-
-function entryUpdate(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): EntryUpdate {
-  const where: Statement = {
-    sql: 'DELETE FROM entries WHERE store = $store AND scope = $scope AND key = $key',
-    params: { store, scope, key },
-  };
-  if (entry === 'deleted') return { scope, statements: [where] };
-  const text = typeof entry.raw === 'string' ? entry.raw : entry.raw.toString('utf8');
-  const json = entry.json ?? isJson(text);
-  return {
-    scope,
-    statements: [
-      where,
-      {
-        sql:
-          'INSERT INTO entries VALUES ($store, $scope, $key, $version, ' +
-          "TRY_CAST($created AS TIMESTAMPTZ) AT TIME ZONE 'UTC', TRY_CAST($updated AS TIMESTAMPTZ) AT TIME ZONE 'UTC', " +
-          `from_json($userIds, '["BIGINT"]'), json($attributes), ${json ? 'json($value)' : 'to_json($value)'}, $notJson)`,
-        params: {
-          store,
-          scope,
-          key,
-          version: entry.version,
-          created: entry.createdTime ?? null,
-          updated: entry.versionCreatedTime ?? null,
-          userIds: JSON.stringify(entry.userIds),
-          attributes: JSON.stringify(entry.attributes),
-          value: text,
-          notJson: !json,
-        },
-      },
-    ],
-  };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (file: string): Promise<boolean> =>
+  fsp.access(file).then(
+    () => true,
+    () => false,
+  );
 
 function asQueryError(error: unknown): Error {
   if (isAbort(error) || error instanceof QueryError) return error as Error;
   const message = error instanceof Error ? error.message : String(error);
   return new QueryError(message, false, { cause: error });
-}
-
-/** When the live build whose file is there started (its sidecar), or undefined when there is none to go on from. */
-async function startedAt(sidecar: string): Promise<string | undefined> {
-  try {
-    const { startedAt } = JSON.parse(await fsp.readFile(sidecar, 'utf8')) as { startedAt?: unknown };
-    return typeof startedAt === 'string' && !Number.isNaN(Date.parse(startedAt)) ? startedAt : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The export header on the first line of `file`; an Error naming the file when it has none. */
-async function headerOf(file: string): Promise<ExportHeader> {
-  const handle = await fsp.open(file, 'r');
-  let first: string;
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const text = buf.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '');
-    first = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
-  } finally {
-    await handle.close();
-  }
-  const header = parseHeaderLine(first);
-  if (!header) {
-    throw new Error(
-      `${file} does not start with an export header ({"export":{…}}), so which store it holds is unknown; ` +
-        'export the store again to index it',
-    );
-  }
-  return header;
 }

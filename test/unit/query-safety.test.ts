@@ -196,6 +196,21 @@ describe('Parquet and the database file', () => {
     assert.deepEqual(same.rows, [[0]]);
   });
 
+  it('lives in <dir>/<universe key, file-safe>/index.duckdb; one build of a store runs at a time', async () => {
+    await seed(shared.client);
+    const index = newIndex();
+    assert.equal(
+      path.relative(path.dirname(path.dirname(index.file)), index.file),
+      path.join(`test%2F${U}`, 'index.duckdb'),
+    );
+    const first = index.build(shared.client, { store: 'Players' });
+    await assert.rejects(
+      index.build(shared.client, { store: 'Players', scope: 'season2' }),
+      /"Players" is being indexed already/,
+    );
+    assert.equal((await first).entries, 9);
+  });
+
   it('the database is held while in use and let go when idle, so another process can open it', async () => {
     const index = newIndex({ idleCloseMs: 300 });
     await index.query('SELECT 1');
