@@ -156,8 +156,20 @@ export class UniverseIndex {
     const full = path.resolve(file);
     const asOf = (await fsp.stat(full)).mtime.toISOString();
     const scope = header.allScopes ? undefined : header.scope;
-    const entries = await this.load(full, header.datastoreName, scope, { asOf, source: full }, opts);
-    return { store: header.datastoreName, scope, entries, asOf, ms: Date.now() - started };
+    // DuckDB reads a path as a pattern: a name with * ? [ ] { } is read through a link (or copy) of a plain name.
+    const plain = /[*?[\]{}]/.test(full)
+      ? path.join(this.folder, 'builds', `file-${process.pid}-${Date.now()}.ndjson`)
+      : full;
+    if (plain !== full) {
+      await fsp.mkdir(path.dirname(plain), { recursive: true });
+      await fsp.link(full, plain).catch(() => fsp.copyFile(full, plain));
+    }
+    try {
+      const entries = await this.load(plain, header.datastoreName, scope, { asOf, source: full }, opts);
+      return { store: header.datastoreName, scope, entries, asOf, ms: Date.now() - started };
+    } finally {
+      if (plain !== full) await fsp.rm(plain, { force: true });
+    }
   }
 
   /**
