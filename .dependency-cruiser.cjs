@@ -41,6 +41,20 @@ module.exports = {
       to: { path: '^src/(api|emulator)/', pathNot: '^src/$1/' },
     },
     {
+      name: 'query-on-api-only',
+      comment: 'src/query (the index on DuckDB) runs without VS Code and builds on the client alone.',
+      severity: 'error',
+      from: { path: '^src/query/' },
+      to: { path: '^src/|^node_modules/@types/vscode/|^vscode$', pathNot: '^src/(query|api)/' },
+    },
+    {
+      name: 'api-and-emulator-without-query',
+      severity: 'error',
+      comment: 'The index builds on the client, never the other way round; the emulator knows neither.',
+      from: { path: '^src/(api|emulator)/' },
+      to: { path: '^src/query/' },
+    },
+    {
       name: 'src-without-tests',
       severity: 'error',
       comment: 'The product never imports its tests.',

@@ -23,6 +23,8 @@ const undiciAgent =
  * Keeps the extension bundle small and its activation fast without dropping a dependency:
  * - undici goes to its own bundle, dist/undici.js, which the transport requires when the first client is made
  *   (nothing checks undici's classes with instanceof, so a module of its own changes nothing);
+ * - the query index's DuckDB side (src/query/engine.ts with @duckdb/node-api) goes to dist/query.js, which an index
+ *   requires when first used; the engine defines no classes another bundle checks with instanceof;
  * - mime-types (form-data's, with its 137 KB database): form-data looks a type up only for a part without a
  *   contentType, and the client always passes one, so a lookup that finds nothing stands in for it.
  */
@@ -30,6 +32,9 @@ const slimDependencies = {
   name: 'slim-dependencies',
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+    build.onResolve({ filter: /^\.\/engine$/ }, (args) =>
+      /[\\/]src[\\/]query$/.test(args.resolveDir) ? { path: './query.js', external: true } : undefined,
+    );
     build.onResolve({ filter: /^mime-types$/ }, () => ({ path: 'mime-types', namespace: 'slim' }));
     build.onLoad({ filter: /.*/, namespace: 'slim' }, () => ({
       contents: 'module.exports = { lookup: () => false };\n',
@@ -52,6 +57,14 @@ const builds = [
     outfile: 'dist/undici.js',
   },
   { ...common, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/emulator.js' },
+  // DuckDB's JavaScript API with the index's engine. The native bindings stay outside, found at run time in
+  // node_modules/@duckdb/node-bindings (and its platform package, e.g. @duckdb/node-bindings-linux-x64).
+  {
+    ...common,
+    entryPoints: ['src/query/engine.ts'],
+    outfile: 'dist/query.js',
+    external: ['@duckdb/node-bindings', '@duckdb/node-bindings-*'],
+  },
   // The restriction log page: runs in the webview, loaded from media/ (the panel's only local resource root).
   {
     ...common,

@@ -273,7 +273,14 @@ export class DataStoresV2Api {
   /** The latest revision's value as compact JSON text, for bulk reads; NotFoundError when missing or deleted. */
   async getEntryText(args: EntryArgs, opts: CallOptions = {}): Promise<EntryText> {
     const e = await this.readFields(`${this.entryPath(args)}@latest`, opts);
-    return { text: JSON.stringify(e.value), version: e.revisionId, attributes: e.attributes, userIds: e.users };
+    return {
+      text: JSON.stringify(e.value),
+      version: e.revisionId,
+      attributes: e.attributes,
+      userIds: e.users,
+      createdTime: e.createTime,
+      versionCreatedTime: e.revisionCreateTime,
+    };
   }
 
   private async readEntry(path: string, opts: CallOptions): Promise<Entry> {

@@ -165,6 +165,9 @@ export interface EntryText {
   version: string;
   attributes: Record<string, unknown>;
   userIds: number[];
+  /** When the key was created and when this revision was written, as the service wrote them. */
+  createdTime?: string;
+  versionCreatedTime?: string;
 }
 
 /** v2 carries the value inside JSON, so `raw` is its compact text, not the bytes a v1 writer may have stored. */

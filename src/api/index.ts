@@ -6,6 +6,7 @@ export {
   AuthError,
   ConflictError,
   InvalidArgumentError,
+  isAbort,
   NeedsV1Error,
   NetworkError,
   NotFoundError,
@@ -22,11 +23,13 @@ export {
   UnsupportedError,
 } from './errors';
 export {
+  describeHeader,
   exportDataStore,
   failuresFileFor,
   importDataStore,
   ImportStoppedError,
   orderedMap,
+  parseHeaderLine,
   planImport,
   Scheduler,
   StoppedError,

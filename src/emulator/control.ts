@@ -13,6 +13,8 @@ import type { ConcurrentUsers } from './ratelimit';
 interface Fault {
   method?: string;
   path?: string;
+  /** Text the request's query string must contain (e.g. `entryKey=legacy`): a fault for one entry. */
+  query?: string;
   status?: number;
   headers: Record<string, string>;
   body: string;
@@ -42,9 +44,12 @@ export class Control {
    * Applies the first fault matching the request, if any: waits its delay, then answers for it (true) or, with no
    * status, lets the request be handled normally (false).
    */
-  async intercept(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+  async intercept(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<boolean> {
     const i = this.faults.findIndex(
-      (f) => (!f.method || f.method.toUpperCase() === req.method) && (!f.path || path.includes(f.path)),
+      (f) =>
+        (!f.method || f.method.toUpperCase() === req.method) &&
+        (!f.path || path.includes(f.path)) &&
+        (!f.query || query.includes(f.query)),
     );
     if (i < 0) return false;
     const fault = this.faults[i];
@@ -140,9 +145,10 @@ function parseFault(body: Buffer | undefined): Fault {
     throw new ApiError(400, `Invalid fault: ${what}.`);
   };
   if (!isObject(f)) return bad('not a JSON object');
-  const { method, path, status, headers, body: text, times = 1, delayMs = 0 } = f;
+  const { method, path, query, status, headers, body: text, times = 1, delayMs = 0 } = f;
   if (method !== undefined && typeof method !== 'string') bad('method must be a string');
   if (path !== undefined && typeof path !== 'string') bad('path must be a string');
+  if (query !== undefined && typeof query !== 'string') bad('query must be a string');
   if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599))
     bad('status must be 200..599');
   if (headers !== undefined && !(isObject(headers) && Object.entries(headers).every(([k, v]) => isHeader(k, v)))) {
@@ -155,6 +161,7 @@ function parseFault(body: Buffer | undefined): Fault {
   return {
     method: method as string | undefined,
     path: path as string | undefined,
+    query: query as string | undefined,
     status: status as number | undefined,
     headers: (headers as Record<string, string> | undefined) ?? {},
     body: (text as string | undefined) ?? '',

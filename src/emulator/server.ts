@@ -161,7 +161,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     if (!control) return dispatch(dispatcher, req, res, path, qs);
     if (path.startsWith('/_emulator/')) return void control.handle(req, res, path);
     res.on('finish', () => control.record(req.method ?? '', path, qs, res.statusCode));
-    control.intercept(req, res, path).then(
+    control.intercept(req, res, path, qs).then(
       (answered) => answered || dispatch(dispatcher, req, res, path, qs),
       (err: Error) => fail(log, res, 'gateway', err),
     );

@@ -1,7 +1,7 @@
 // npm run bench [-- <name>...]: builds, runs each benchmark in its own process, prints its figures, and after a
 // full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
 // paging, ratelimit, timemachine (test/bench/timeMachine.ts), exportv2 (exportV2.ts), budgetshare (budgetShare.ts),
-// review (runs the VS Code test runner, so it needs the tools npm run test:vscode installs).
+// review (runs the VS Code test runner, so it needs the tools npm run test:vscode installs), query.
 // Not part of npm test: the figures depend on the machine, so nothing here fails a build.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -22,6 +22,7 @@ const BENCHMARKS = [
   'exportv2',
   'budgetshare',
   'review',
+  'query',
 ];
 /** Benchmarks whose source file is not named `<name>.ts`. */
 const SOURCES: Record<string, string> = {
@@ -46,6 +47,8 @@ async function scriptArgs(name: string): Promise<string[]> {
     target: 'node20',
     format: 'cjs',
     outfile,
+    // DuckDB's native bindings load from node_modules, as dist/query.js loads them (esbuild.js).
+    external: ['@duckdb/node-bindings', '@duckdb/node-bindings-*'],
     logLevel: 'error',
   });
   return [outfile];

@@ -6,7 +6,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { AuthError, exportDataStore, failuresFileFor, importDataStore, type OpenApiClient } from '../../src/api';
+import {
+  AuthError,
+  exportDataStore,
+  failuresFileFor,
+  importDataStore,
+  planImport,
+  type OpenApiClient,
+} from '../../src/api';
 import { makeClient, rejection } from './support/client';
 import { limitedAfter, sharedEmulator } from './support/emulator';
 import { sendJson, startFixture } from './support/fixture';
@@ -187,6 +194,47 @@ describe('export', () => {
     assert.deepEqual(
       keysOf(out),
       listed.filter((k) => k !== 'global/k0007'),
+    );
+  });
+
+  it('asked for times and values that are not JSON as text, each line says them; the import refuses those lines', async () => {
+    await seed('Source');
+    // Another writer stored text that is not JSON under "n" (the emulator refuses such a write; a fault stands in).
+    const legacy = { 'platform-entry-version': 'v-text', 'platform-entry-userids': '[7]' };
+    await shared.emulator.fault({
+      path: '/entry',
+      query: 'entryKey=n&',
+      status: 200,
+      headers: legacy,
+      body: 'not "json"\n',
+    });
+    const out = file('details.ndjson');
+    const result = await exportDataStore(shared.client, {
+      universeId: U,
+      datastoreName: 'Source',
+      allScopes: true,
+      file: out,
+      times: true,
+      notJsonAsText: true,
+    });
+    assert.deepEqual([result.exported, result.failed], [SAMPLE.length, 0]);
+    const parsed = lines(out).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const text = parsed.find((l) => l.key === 'n')!;
+    assert.deepEqual([text.value, text.notJson, text.userIds], ['not "json"\n', true, [7]]);
+    const big = parsed.find((l) => l.key === 'big')!;
+    const current = await shared.client.datastores.getEntry({
+      universeId: U,
+      datastoreName: 'Source',
+      entryKey: 'big',
+    });
+    assert.deepEqual([big.createdTime, big.updatedTime], [current.createdTime, current.versionCreatedTime]);
+    assert.ok(parsed.filter((l) => l.key !== 'n').every((l) => l.notJson === undefined && l.createdTime));
+
+    const plan = await planImport(shared.client, { universeId: U, datastoreName: 'Copy' }, out, 'overwrite');
+    assert.deepEqual(
+      plan.actions.filter((a) => a.action === 'invalid').map((a) => [a.key, a.reason]),
+      [['n', 'the value was not JSON and the line holds its text, which is not the value']],
+      'the line holding text is not imported as a string',
     );
   });
 

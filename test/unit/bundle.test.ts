@@ -1,5 +1,7 @@
 // The extension bundle as esbuild.js builds it: what it does when it loads.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as esbuild from 'esbuild';
@@ -44,5 +46,65 @@ test("DuckDB's native bindings stay out of the bundles, and only dist/query.js r
     assert.deepEqual(bundled, [], build.outfile);
     if (build.outfile !== 'dist/query.js')
       assert.doesNotMatch(result.outputFiles[0].text, /@duckdb\/node-bindings/, build.outfile);
+  }
+});
+
+test('the extension bundle leaves DuckDB out: the query index reaches it through dist/query.js, on first use', async () => {
+  const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: esbuild.BuildOptions[] };
+  const extension = builds.find((b) => b.outfile === 'dist/extension.js')!;
+  const build = async (options: esbuild.BuildOptions): Promise<string> =>
+    (
+      await esbuild.build({
+        ...options,
+        absWorkingDir: ROOT,
+        write: false,
+        minify: false,
+        sourcemap: false,
+        logLevel: 'silent',
+      })
+    ).outputFiles[0].text;
+  assert.doesNotMatch(await build(extension), /duckdb/i);
+  // src/query as an area that imports it is bundled: the engine is a require of ./query.js inside a function.
+  const query = await build({ ...extension, entryPoints: ['src/query/index.ts'] });
+  assert.doesNotMatch(query, /@duckdb/);
+  assert.match(query, /\n {4}[^\n]*require\("\.\/query\.js"\)/, 'required inside a function, not at load');
+  // dist/query.js holds DuckDB's JavaScript and requires the native bindings from node_modules at run time.
+  const engine = await build(builds.find((b) => b.outfile === 'dist/query.js')!);
+  assert.match(engine, /require\("@duckdb\/node-bindings"\)/);
+  assert.doesNotMatch(engine, /\.node"\)/);
+});
+
+test('bundled, an index loads DuckDB only when first used, from dist/query.js and node_modules', async () => {
+  const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: esbuild.BuildOptions[] };
+  const extension = builds.find((b) => b.outfile === 'dist/extension.js')!;
+  // Inside the project, so that node_modules is found from it as from dist/.
+  fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
+  const out = fs.mkdtempSync(path.join(ROOT, 'out', 'bundle-query-'));
+  try {
+    await esbuild.build({ ...extension, entryPoints: ['src/query/index.ts'], outfile: path.join(out, 'index.js') });
+    await esbuild.build({
+      ...builds.find((b) => b.outfile === 'dist/query.js')!,
+      absWorkingDir: ROOT,
+      outfile: path.join(out, 'query.js'),
+    });
+    const script = `
+      const loaded = () => Object.keys(require.cache).filter((f) => /duckdb/i.test(f)).length;
+      const { UniverseIndex } = require(${JSON.stringify(path.join(out, 'index.js'))});
+      const before = loaded();
+      const index = new UniverseIndex({ dir: ${JSON.stringify(out)}, universeKey: 'c/1', universeId: 1 });
+      index.query('SELECT 40 + 2 AS answer').then(async (r) => {
+        console.log(JSON.stringify({ before, after: loaded(), rows: r.rows }));
+        await index.close();
+      });`;
+    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as {
+      before: number;
+      after: number;
+      rows: unknown[][];
+    };
+    assert.equal(result.before, 0, 'nothing of DuckDB is loaded with the module');
+    assert.ok(result.after > 0);
+    assert.deepEqual(result.rows, [[42]]);
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
   }
 });

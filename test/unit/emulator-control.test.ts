@@ -41,6 +41,14 @@ describe('control endpoints', () => {
     assert.equal((await call(emu.url, 'POST', `${ENTRY}/increment`, { query: entry('Leaderboard', 'x') })).status, 500);
   });
 
+  it('a fault with a query applies only to requests whose query string contains it (one entry)', async () => {
+    await control('POST', 'faults', { path: '/entry', query: 'entryKey=GameConfig', status: 200, body: 'plain text' });
+    const other = await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'Other') });
+    assert.notEqual(other.text, 'plain text');
+    const r = await call(emu.url, 'GET', ENTRY, { query: entry('Settings', 'GameConfig') });
+    assert.equal(r.text, 'plain text');
+  });
+
   it('delays requests and then handles them', async () => {
     await control('POST', 'faults', { path: 'standard-datastores', delayMs: 150 });
     const t = Date.now();
@@ -62,6 +70,7 @@ describe('control endpoints', () => {
       { status: 500, times: 0 },
       { status: 500, headers: { 'bad name': 'x' } },
       { delayMs: -1 },
+      { status: 500, query: 1 },
       'x',
     ]) {
       gatewayError(await control('POST', 'faults', bad), 400);

@@ -26,6 +26,7 @@ import {
   failuresFileFor,
   formatHeaderLine,
   LineWriter,
+  lineDetails,
   lineValue,
   parseEntryLine,
   parseHeaderLine,
@@ -55,6 +56,17 @@ export interface ExportArgs {
    * their own; a store, scope or key v2 cannot address goes through v1.
    */
   api?: ApiVersion;
+  /**
+   * Each line also says when its key was created and its version written (`createdTime`, `updatedTime`, as the
+   * service said them). Readers that do not know them (the import, a comparison) leave them alone.
+   */
+  times?: boolean;
+  /**
+   * A value that is not JSON is written as a JSON string of its text (bytes that are not UTF-8 as U+FFFD) with
+   * `"notJson":true`, instead of being a failure. For readers that search values (the query index): the import
+   * refuses such lines, as their text is not the stored value.
+   */
+  notJsonAsText?: boolean;
 }
 
 export interface ExportCounts {
@@ -84,6 +96,12 @@ interface Written {
   head: string;
   value: Buffer | string;
   tail: string;
+}
+
+/** When a key was created and its version written, as either API reads them. */
+interface EntryTimes {
+  createdTime?: string;
+  versionCreatedTime?: string;
 }
 
 const idOf = (k: EntryKey): string => JSON.stringify([k.scope, k.key]);
@@ -245,15 +263,27 @@ async function exportWith(
   // Per entry: no async frame and no object spread, as this runs once per key. The value's bytes go into the file as
   // the service sent them when that is what its text would be written as (nearly always), else its text.
   const addressOf = (k: EntryKey): EntryArgs => ({ universeId, datastoreName, scope: k.scope, entryKey: k.key });
+  const { times, notJsonAsText } = args;
+  /** What a line says after its version: nothing unless asked for. */
+  const details = (e: EntryTimes, notJson: boolean): string | undefined =>
+    times || notJson
+      ? lineDetails(times ? { createdTime: e.createdTime, updatedTime: e.versionCreatedTime } : undefined, notJson)
+      : undefined;
   const readV1 = (k: EntryKey): Promise<Written | Failed> =>
     client.datastores.getEntryBytes(addressOf(k), call).then((e) =>
       e.json
         ? {
             head: entryLineHead(k.scope, k.key),
             value: valueBytesFit(e.raw) ? e.raw : lineValue(e.raw.toString('utf8')),
-            tail: entryLineTail(e.attributes, e.userIds, e.version),
+            tail: entryLineTail(e.attributes, e.userIds, e.version, details(e, false)),
           }
-        : failureLine(k, 'The value is not JSON'),
+        : notJsonAsText
+          ? {
+              head: entryLineHead(k.scope, k.key),
+              value: JSON.stringify(e.raw.toString('utf8')),
+              tail: entryLineTail(e.attributes, e.userIds, e.version, details(e, true)),
+            }
+          : failureLine(k, 'The value is not JSON'),
     );
   // v2 gives the value as compact JSON text, which a line holds as it is.
   const readV2 = (k: EntryKey): Promise<Written | Failed> =>
@@ -264,7 +294,7 @@ async function exportWith(
           : {
               head: entryLineHead(k.scope, k.key),
               value: e.text,
-              tail: entryLineTail(e.attributes, e.userIds, e.version),
+              tail: entryLineTail(e.attributes, e.userIds, e.version, details(e, false)),
             },
       (error: unknown) => {
         if (error instanceof NeedsV1Error) return readV1(k);

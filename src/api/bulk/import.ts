@@ -80,7 +80,9 @@ export function readImportLine(text: string): ImportLine {
   const header = parseHeaderLine(text);
   if (header) return { header };
   try {
-    return { entry: parseEntryLine(text) };
+    const entry = parseEntryLine(text);
+    if (entry.notJson) return { error: 'the value was not JSON and the line holds its text, which is not the value' };
+    return { entry };
   } catch (error) {
     return { error: (error as Error).message };
   }

@@ -16,6 +16,6 @@ export {
   type ImportPlanCounts,
   type ImportPlanStore,
 } from './importPlan';
-export { failuresFileFor, type ExportHeader } from './ndjson';
+export { describeHeader, failuresFileFor, parseHeaderLine, type ExportHeader } from './ndjson';
 export { StoppedError, type BulkOptions } from './progress';
 export { orderedMap, Scheduler, type SchedulerOptions } from './scheduler';

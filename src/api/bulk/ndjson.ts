@@ -24,6 +24,11 @@ export interface EntryLine {
   version?: string;
   /** Fields the line leaves out (read as empty above): an import keeps the entry's own for them. */
   absent?: ('attributes' | 'userIds')[];
+  /**
+   * The stored value was not JSON and `value` is a JSON string of its text (ExportArgs.notJsonAsText): what a reader
+   * such as the query index searches, never what an import writes.
+   */
+  notJson?: true;
 }
 
 /**
@@ -49,12 +54,31 @@ export function entryLineHead(scope: string, key: string): string {
 let lastScope = 'global';
 let lastScopeJson = '"global"';
 
-/** An export line after its value, with its newline. */
-export function entryLineTail(attributes: Record<string, unknown>, userIds: number[], version?: string): string {
+/** An export line after its value, with its newline; `details` (lineDetails) goes last. */
+export function entryLineTail(
+  attributes: Record<string, unknown>,
+  userIds: number[],
+  version?: string,
+  details = '',
+): string {
   return (
     `,"attributes":${JSON.stringify(attributes)},"userIds":${userIdsJson(userIds)}` +
-    `${version === undefined ? '' : `,"version":${jsonString(version)}`}}\n`
+    `${version === undefined ? '' : `,"version":${jsonString(version)}`}${details}}\n`
   );
+}
+
+/**
+ * The members an export asked for more (ExportArgs.times, notJsonAsText) write after the entry's own:
+ * `"createdTime"` and `"updatedTime"` as the service said them, and `"notJson":true`.
+ */
+export function lineDetails(
+  times: { createdTime?: string; updatedTime?: string } | undefined,
+  notJson: boolean,
+): string {
+  let out = '';
+  if (times?.createdTime !== undefined) out += `,"createdTime":${jsonString(times.createdTime)}`;
+  if (times?.updatedTime !== undefined) out += `,"updatedTime":${jsonString(times.updatedTime)}`;
+  return notJson ? `${out},"notJson":true` : out;
 }
 
 /** Printable ASCII except `"` and `\`: text JSON.stringify puts between quotes as it is. */
@@ -138,6 +162,7 @@ export function parseEntryLine(text: string): EntryLine {
   if (typeof version === 'string') line.version = version;
   const absent = (['attributes', 'userIds'] as const).filter((name) => parsed[name] === undefined);
   if (absent.length) line.absent = absent;
+  if (parsed.notJson === true) line.notJson = true;
   return line;
 }
 

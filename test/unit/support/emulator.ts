@@ -10,6 +10,8 @@ import { API_KEY, makeClient } from './client';
 export interface Fault {
   method?: string;
   path?: string;
+  /** Text the query string must contain, e.g. `entryKey=legacy`. */
+  query?: string;
   status?: number;
   headers?: Record<string, string>;
   body?: string;
