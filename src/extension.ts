@@ -86,14 +86,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
   });
-  const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
-  // A result row opens its entry in the data stores' editor: the queries area cannot name that area itself.
+  // Before restrictions, so the Query Index row follows the data stores' rows. A result row opens its entry in the
+  // data stores' editor, which the queries area cannot name itself.
   const queries = activateQueries({
     ...core,
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
     openEntry: async (entry) => vscode.window.showTextDocument(entryUri(entry), { preview: false }),
   });
+  const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
   // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.

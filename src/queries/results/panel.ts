@@ -98,6 +98,8 @@ export class ResultPanel implements vscode.Disposable {
 
   readonly panel: vscode.WebviewPanel;
   pageLoads = 0;
+  /** The window the page asked for last: only the rows in view, with a margin. */
+  lastWindow: { start: number; count: number } | undefined;
   private shown: ShownResult;
   /** Row numbers in the order shown. */
   private order: number[] = [];
@@ -184,6 +186,7 @@ export class ResultPanel implements vscode.Disposable {
         return undefined;
       }
       case 'window':
+        this.lastWindow = { start: m.start, count: m.count };
         this.postMessage({
           type: 'rows',
           generation: this.generation,

@@ -246,6 +246,19 @@ suite('queries: the query index, query documents and results', function () {
     );
   });
 
+  test('the page asks the host only for the rows in view', async () => {
+    const document = await queryDocument('SELECT range AS n, entries.key FROM range(20000) LEFT JOIN entries ON false');
+    answer();
+    const panel = await run(document);
+    assert.deepEqual(ui.messages('error'), []);
+    assert.ok(panel);
+    assert.equal(panel.state.total, 20000);
+    const asked = await until('the page to ask for rows', () => panel.lastWindow);
+    assert.equal(asked.start, 0);
+    assert.ok(asked.count > 0 && asked.count <= 500, `the page asked for ${asked.count} rows`);
+    assert.deepEqual(panel.window(19999, 5), [['19999', null]]);
+  });
+
   test('Find Value… writes the SQL into a query document and shows what it found', async () => {
     answer().on('input', /^Find Value in Query Universe/, '2001');
     const panel = (await vscode.commands.executeCommand(
