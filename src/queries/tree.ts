@@ -30,7 +30,7 @@ export class QueryIndexNode implements TreeNode {
     const item = new vscode.TreeItem(t`Query Index`, vscode.TreeItemCollapsibleState.None);
     const coverage = parts && describeCoverage(parts);
     item.description = coverage ?? t`not built`;
-    const noFeed = t`Refresh Query Index reads the stores again: the service has no change feed, so the index shows them as of its build (and the edits made in this editor since).`;
+    const noFeed = t`Refresh Query Index reads the stores again: the service has no change feed, so the index shows them as of its build: writes made since, in this editor or elsewhere, are not in it.`;
     item.tooltip = coverage
       ? [coverageTooltip(parts!), '', noFeed].join('\n')
       : t`Build Query Index… copies stores of this universe into a local index to query them with SQL.`;
