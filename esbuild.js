@@ -75,6 +75,16 @@ const builds = [
     entryPoints: ['src/restrictions/log/page/main.ts'],
     outfile: 'media/restrictionLog/main.js',
   },
+  // The query results page, the same way.
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    sourcemap: false,
+    entryPoints: ['src/queries/results/page/main.ts'],
+    outfile: 'media/queryResults/main.js',
+  },
   // The review page, the same way.
   {
     ...common,

@@ -12,6 +12,7 @@ export default defineConfig(
       '.test-runs/',
       'test-results/',
       'media/restrictionLog/main.js',
+      'media/queryResults/main.js',
       'media/review/main.js',
     ],
   },

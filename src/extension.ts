@@ -19,6 +19,10 @@ import { dataStoresKeys } from './datastores/keys';
 import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
+import { entryUri } from './datastores/editor/uris';
+import { activateQueries } from './queries';
+import type { QueryIndexes } from './queries/indexes';
+import type { ResultPanels } from './queries/results/panel';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
 import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
@@ -42,6 +46,9 @@ export interface TestContext {
   /** The data stores' recent operations (plans, audits) in the extension's storage. */
   operations: Operations;
   restrictions: RestrictionsModel;
+  /** The query index of each universe, and the results panels of query documents. */
+  queryIndexes: QueryIndexes;
+  queryResults: ResultPanels;
   assets: AssetsModel;
   sandbox: Sandbox;
   status: StatusBar;
@@ -79,6 +86,14 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
   });
+  // Before restrictions, so the Query Index row follows the data stores' rows. A result row opens its entry in the
+  // data stores' editor, which the queries area cannot name itself.
+  const queries = activateQueries({
+    ...core,
+    extensionUri: context.extensionUri,
+    storageDir: context.globalStorageUri.fsPath,
+    openEntry: async (entry) => vscode.window.showTextDocument(entryUri(entry), { preview: false }),
+  });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
@@ -97,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     status,
     ...datastores.disposables,
     ...restrictions.disposables,
+    ...queries.disposables,
     ...assets.disposables,
     ...sandbox.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
@@ -119,6 +135,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     timeMachine: datastores.timeMachine,
     operations: datastores.operations,
     restrictions: restrictions.model,
+    queryIndexes: queries.indexes,
+    queryResults: queries.results,
     assets: assets.model,
     sandbox: sandbox.sandbox,
     status,

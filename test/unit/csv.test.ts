@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { csvField, toCsv } from '../../src/restrictions/csv';
+import { csvField, toCsv } from '../../src/core/csv';
 import { parseCsv } from './support/csv';
 
 test('plain fields are left as they are; empty values are empty fields', () => {

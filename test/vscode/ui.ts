@@ -10,6 +10,7 @@ import { deletedEntriesUiTest } from './deletedEntriesUi';
 import { entriesUiTest } from './entriesUi';
 import { keyboardUiTest } from './keyboardUi';
 import { keysUiTest } from './keysUi';
+import { queriesUiTest } from './queriesUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import { sandboxUiTest } from './sandboxUi';
 import { typedPromptsUiTest } from './typedPromptsUi';
@@ -65,4 +66,5 @@ export const UI_TESTS: UiTest[] = [
   keyboardUiTest(RESULTS_DIR),
   deletedEntriesUiTest(RESULTS_DIR),
   walkthroughUiTest(RESULTS_DIR),
+  queriesUiTest(RESULTS_DIR),
 ];

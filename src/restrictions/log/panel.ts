@@ -9,7 +9,7 @@ import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
 import { escapeHtml, pageHtml, receiveFromPage } from '../../core/webviewPage';
-import { toCsv, type CsvValue } from '../csv';
+import { toCsv, type CsvValue } from '../../core/csv';
 import { logActions, type LogAction } from './action';
 import { describeDuration } from '../duration';
 import { sameUniverse, universeKey, type UniverseAddress } from '../../core/universe';

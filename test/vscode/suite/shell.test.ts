@@ -87,7 +87,13 @@ suite('extension shell', () => {
     const [universe] = await ctx.tree.getChildren(sandbox);
     assert.equal(label(universe), 'Demo Universe');
     const kids = await ctx.tree.getChildren(universe);
-    assert.deepEqual(kids.map(label), ['Data Stores', 'Recent Operations', 'User Restrictions', 'Assets']);
+    assert.deepEqual(kids.map(label), [
+      'Data Stores',
+      'Recent Operations',
+      'Query Index',
+      'User Restrictions',
+      'Assets',
+    ]);
     const stores = (await ctx.tree.getChildren(kids[0])).map(label);
     assert.ok(stores.includes('PlayerData'), `demo stores: ${stores.join(', ')}`);
     // Starting again while it runs keeps the same sandbox.

@@ -1,0 +1,46 @@
+// The queries area: the query index of each universe (built from its data stores, src/query), query documents in
+// the universe-query language, and the results panel.
+import vscode = require('vscode');
+import { registerCommands } from '../core/commands';
+import type { Connections } from '../core/connections';
+import type { Log } from '../core/log';
+import type { UniverseTree } from '../core/tree/provider';
+import type { Ui } from '../core/ui';
+import { sameUniverse } from '../core/universe';
+import { buildQueryIndex, refreshQueryIndex } from './commands/buildQueryIndex';
+import type { QueriesCommand } from './commands/context';
+import { findValue, queryData, runQuery } from './commands/runQuery';
+import { queryLanguage, RunQueryLens } from './document';
+import { QueryIndexes } from './indexes';
+import { ResultPanels, type RowEntry } from './results/panel';
+import { QueryIndexNode } from './tree';
+
+const commands: readonly QueriesCommand[] = [buildQueryIndex, refreshQueryIndex, queryData, runQuery, findValue];
+
+export function activateQueries(deps: {
+  connections: Connections;
+  ui: Ui;
+  log: Log;
+  tree: UniverseTree;
+  extensionUri: vscode.Uri;
+  /** The extension's global storage folder: indexes live in its `query` folder. */
+  storageDir: string;
+  /** Opens an entry a result row names (the wiring hands over the data stores editor's). */
+  openEntry(entry: RowEntry): Promise<unknown>;
+}) {
+  const { connections, ui, log, tree } = deps;
+  const indexes = QueryIndexes.under(connections, deps.storageDir);
+  const results = new ResultPanels({ ui, log, extensionUri: deps.extensionUri, openEntry: deps.openEntry });
+  tree.addGroup((universe) => new QueryIndexNode(indexes, universe));
+  const disposables: vscode.Disposable[] = [
+    indexes,
+    results,
+    indexes.onDidChange((u) => {
+      for (const node of tree.loaded())
+        if (node instanceof QueryIndexNode && sameUniverse(node.ref, u)) tree.update(node);
+    }),
+    vscode.languages.registerCodeLensProvider({ language: queryLanguage }, new RunQueryLens()),
+    ...registerCommands({ ui, log, connections, indexes, results }, commands),
+  ];
+  return { indexes, results, disposables };
+}

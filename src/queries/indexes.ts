@@ -1,0 +1,95 @@
+// The query index of each universe (src/query), kept under the extension's global storage, and what each one covers,
+// so the tree can say it without opening DuckDB at every redraw.
+import * as path from 'node:path';
+import vscode = require('vscode');
+import type { Connections } from '../core/connections';
+import { t } from '../core/text';
+import { localTime, timeOfDay } from '../core/time';
+import { universeKey, type UniverseAddress } from '../core/universe';
+import { UniverseIndex, type IndexedPart } from '../query';
+
+export class QueryIndexes implements vscode.Disposable {
+  private readonly indexes = new Map<string, UniverseIndex>();
+  private readonly parts = new Map<string, IndexedPart[]>();
+  private readonly changed = new vscode.EventEmitter<UniverseAddress>();
+  /** A universe's index was built, refreshed or read for the first time. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    readonly connections: Connections,
+    /** `<global storage>/query`: one folder per universe. */
+    readonly dir: string,
+  ) {}
+
+  static under(connections: Connections, storageDir: string): QueryIndexes {
+    return new QueryIndexes(connections, path.join(storageDir, 'query'));
+  }
+
+  index(u: UniverseAddress): UniverseIndex {
+    const key = universeKey(u);
+    let index = this.indexes.get(key);
+    if (!index) {
+      index = new UniverseIndex({ dir: this.dir, universeKey: key, universeId: u.universeId });
+      this.indexes.set(key, index);
+    }
+    return index;
+  }
+
+  /** What the index covers, as last read (undefined: not read yet). */
+  known(u: UniverseAddress): IndexedPart[] | undefined {
+    return this.parts.get(universeKey(u));
+  }
+
+  /** Reads what the index covers again, and tells the tree. */
+  async reload(u: UniverseAddress): Promise<IndexedPart[]> {
+    const parts = await this.index(u).info();
+    this.parts.set(universeKey(u), parts);
+    this.changed.fire(u);
+    return parts;
+  }
+
+  /** What the index covers, read once. */
+  async covered(u: UniverseAddress): Promise<IndexedPart[]> {
+    return this.known(u) ?? this.reload(u);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    for (const index of this.indexes.values()) void index.close();
+    this.indexes.clear();
+  }
+}
+
+/** "PlayerData, Inventory · 40,312 entries · as of 10:32, 2 hours ago", or undefined when nothing is indexed. */
+export function describeCoverage(parts: readonly IndexedPart[], now = Date.now()): string | undefined {
+  if (!parts.length) return undefined;
+  const stores = [...new Set(parts.map((p) => (p.scope === undefined ? p.store : `${p.store} (${p.scope})`)))];
+  const entries = parts.reduce((n, p) => n + p.entries, 0);
+  const oldest = parts.map((p) => utcMs(p.asOf)).reduce((a, b) => Math.min(a, b));
+  return t`${stores.join(', ')} · ${entries.toLocaleString()} entries · as of ${timeOfDay(oldest)}, ${ago(oldest, now)}`;
+}
+
+/** One line per store: its entries, when it was read and from where. */
+export function coverageTooltip(parts: readonly IndexedPart[]): string {
+  return parts
+    .map((p) => {
+      const name = p.scope === undefined ? p.store : `${p.store} (${p.scope})`;
+      const failed = p.failed ? t`, ${p.failed} could not be read` : '';
+      return t`${name}: ${p.entries.toLocaleString()} entries as of ${localTime(utcMs(p.asOf))}${failed}`;
+    })
+    .join('\n');
+}
+
+/** index_info's times are UTC without a zone. */
+function utcMs(time: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(time) ? time : `${time.replace(' ', 'T')}Z`);
+}
+
+export function ago(ms: number, now = Date.now()): string {
+  const minutes = Math.max(0, Math.round((now - ms) / 60_000));
+  if (minutes < 1) return t`just now`;
+  if (minutes < 60) return minutes === 1 ? t`1 minute ago` : t`${minutes} minutes ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return hours === 1 ? t`1 hour ago` : t`${hours} hours ago`;
+  return t`${Math.round(hours / 24)} days ago`;
+}

@@ -1,0 +1,41 @@
+// The Query Index row of each universe: what the index covers and how old it is. It never opens DuckDB itself
+// unless the index file is there (so a universe never indexed loads none of it).
+import * as fs from 'node:fs';
+import vscode = require('vscode');
+import { t } from '../core/text';
+import type { UniverseNode } from '../core/tree/connectionNodes';
+import type { TreeNode } from '../core/tree/node';
+import type { UniverseAddress } from '../core/universe';
+import { coverageTooltip, describeCoverage, type QueryIndexes } from './indexes';
+
+export class QueryIndexNode implements TreeNode {
+  readonly id: string;
+
+  constructor(
+    readonly indexes: QueryIndexes,
+    readonly parent: UniverseNode,
+  ) {
+    this.id = `${parent.id}/queryIndex`;
+  }
+
+  get ref(): UniverseAddress {
+    return { connectionId: this.parent.connectionId, universeId: this.parent.universe.id };
+  }
+
+  item(): vscode.TreeItem {
+    const parts = this.indexes.known(this.ref);
+    if (parts === undefined && fs.existsSync(this.indexes.index(this.ref).file)) {
+      void this.indexes.reload(this.ref).catch(() => undefined);
+    }
+    const item = new vscode.TreeItem(t`Query Index`, vscode.TreeItemCollapsibleState.None);
+    const coverage = parts && describeCoverage(parts);
+    item.description = coverage ?? t`not built`;
+    const noFeed = t`Refresh Query Index reads the stores again: the service has no change feed, so the index shows them as of its build: writes made since, in this editor or elsewhere, are not in it.`;
+    item.tooltip = coverage
+      ? [coverageTooltip(parts!), '', noFeed].join('\n')
+      : t`Build Query Index… copies stores of this universe into a local index to query them with SQL.`;
+    item.iconPath = new vscode.ThemeIcon('search');
+    item.contextValue = coverage ? 'queryIndex.built' : 'queryIndex';
+    return item;
+  }
+}

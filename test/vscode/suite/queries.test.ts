@@ -1,0 +1,325 @@
+// Queries in a real VS Code, against an emulator this suite starts, with real DuckDB: Build Query Index… (stores
+// picked), the Query Index row, Query Data… and Run Query on a query document, the results panel's host (windows,
+// sort, CSV that is formula-safe, NDJSON, a row opening its entry), Find Value…, Refresh Query Index, and the errors
+// (no index yet, SQL DuckDB refuses, a statement that writes).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { IndexedPart } from '../../../src/query';
+import type { TreeNode } from '../../../src/core/tree/node';
+import type { TestContext } from '../../../src/extension';
+import type { ResultPanel } from '../../../src/queries/results/panel';
+import { parseCsv } from '../../unit/support/csv';
+import { SuiteService } from './service';
+import { extensionApi, label, replaceText, ScriptedUi, until } from './support';
+
+const U = 8181;
+const KEY = 'query-tests-key';
+const NAME = 'Query Tests';
+const UNIVERSE = 'Query Universe';
+
+const PLAYERS: Record<string, unknown> = {
+  Player_1: { name: 'Alice', coins: 2001, note: '=HYPERLINK("x")' },
+  Player_2: { name: 'bob', coins: 50, note: '+cmd' },
+  Player_3: { name: 'Carol', coins: 300, tag: 'Player_2001' },
+};
+const INVENTORY: Record<string, unknown> = {
+  Player_1: { items: ['sword'] },
+  Player_2: { items: ['shield', '@home'] },
+};
+
+suite('queries: the query index, query documents and results', function () {
+  this.timeout(120_000);
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
+  let service: SuiteService;
+  let ui: ScriptedUi;
+  let connectionId: string;
+
+  function answer(): ScriptedUi {
+    ui = new ScriptedUi();
+    ctx.ui = ui;
+    return ui;
+  }
+
+  async function universeChild(name: string): Promise<TreeNode> {
+    const connection = (await ctx.tree.getChildren()).find((n) => label(n) === NAME);
+    assert.ok(connection, `no ${NAME} connection in the tree`);
+    const [universe] = await ctx.tree.getChildren(connection);
+    const child = (await ctx.tree.getChildren(universe)).find((n) => label(n) === name);
+    assert.ok(child, `no ${name} under the universe`);
+    return child;
+  }
+
+  const header = () => `-- universe: ${connectionId}/${U}`;
+
+  /** Opens a query document through Query Data… and puts `sql` under its header. */
+  async function queryDocument(sql: string): Promise<vscode.TextDocument> {
+    const uri = (await vscode.commands.executeCommand(
+      'universeExplorer.queryData',
+      await universeChild('Data Stores'),
+    )) as vscode.Uri;
+    const editor = await until(
+      'the query editor',
+      () =>
+        vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() && vscode.window.activeTextEditor,
+    );
+    assert.match(editor.document.getText(), new RegExp(`^${header()}\n`));
+    assert.equal(editor.document.languageId, 'universe-query');
+    await replaceText(editor, `${header()}\n${sql}\n`);
+    return editor.document;
+  }
+
+  async function run(document: vscode.TextDocument): Promise<ResultPanel | undefined> {
+    return (await vscode.commands.executeCommand('universeExplorer.runQuery', document.uri)) as ResultPanel | undefined;
+  }
+
+  suiteSetup(async () => {
+    ctx = (await extensionApi()).testing.ctx;
+    realUi = ctx.ui;
+    service = await SuiteService.start(KEY);
+    for (const [key, value] of Object.entries(PLAYERS)) {
+      await service.client.datastores.setEntry({
+        universeId: U,
+        datastoreName: 'PlayerData',
+        scope: 'global',
+        entryKey: key,
+        value,
+      });
+    }
+    for (const [key, value] of Object.entries(INVENTORY)) {
+      await service.client.datastores.setEntry({
+        universeId: U,
+        datastoreName: 'Inventory',
+        scope: 'global',
+        entryKey: key,
+        value,
+      });
+    }
+    await service.client.datastores.setEntry({
+      universeId: U,
+      datastoreName: 'Other',
+      scope: 'global',
+      entryKey: 'x',
+      value: 2001,
+    });
+    connectionId = (await service.connect(ctx, NAME, [{ id: U, name: UNIVERSE }])).id;
+  });
+
+  teardown(() => {
+    ctx.ui = realUi;
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await ctx.queryIndexes.index({ connectionId, universeId: U }).close();
+    await service.close(ctx);
+  });
+
+  test('a query before the index is built says to build it first', async () => {
+    const document = await queryDocument('SELECT * FROM entries');
+    answer();
+    assert.equal(await run(document), undefined);
+    const [message] = ui.messages('error');
+    assert.match(message, /^Failed to run the query: Query Universe \(8181\) on Query Tests has no query index yet/);
+    assert.match(message, /Build Query Index…/);
+    assert.equal(label(await universeChild('Query Index')), 'Query Index');
+    assert.equal((await universeChild('Query Index')).item().description, 'not built');
+  });
+
+  test('Build Query Index… indexes the stores picked, and the Query Index row says what it covers', async () => {
+    answer().on('pickMany', /^Build Query Index of Query Universe/, ['PlayerData', 'Inventory']);
+    const parts = (await vscode.commands.executeCommand(
+      'universeExplorer.buildQueryIndex',
+      await universeChild('Data Stores'),
+    )) as IndexedPart[];
+    assert.deepEqual(ui.messages('error'), []);
+    assert.deepEqual(
+      parts.map((p) => [p.store, p.entries]),
+      [
+        ['Inventory', 2],
+        ['PlayerData', 3],
+      ],
+    );
+    assert.match(ui.messages('info')[0], /Inventory, PlayerData · 5 entries · as of \d\d:\d\d, just now/);
+    const row = await until('the row to show the index', async () => {
+      const item = (await universeChild('Query Index')).item();
+      return item.contextValue === 'queryIndex.built' && item;
+    });
+    assert.match(String(row.description), /^Inventory, PlayerData · 5 entries · as of \d\d:\d\d, just now$/);
+    assert.match(String(row.tooltip), /no change feed/);
+  });
+
+  test('Run Query shows the rows; the host answers windows and sorts by a column', async () => {
+    const document = await queryDocument(
+      "SELECT key, value->>'name' AS name, CAST(value->>'coins' AS INTEGER) AS coins, value->>'note' AS note, " +
+        "store, scope FROM entries WHERE store = 'PlayerData' ORDER BY key",
+    );
+    answer();
+    const panel = await run(document);
+    assert.deepEqual(ui.messages('error'), []);
+    assert.ok(panel);
+    assert.equal(panel.state.total, 3);
+    assert.equal(panel.state.opensEntries, true);
+    assert.deepEqual(
+      panel.state.columns.map((c) => c.name),
+      ['key', 'name', 'coins', 'note', 'store', 'scope'],
+    );
+    assert.deepEqual(panel.window(1, 1), [['Player_2', 'bob', '50', '+cmd', 'PlayerData', 'global']]);
+    assert.deepEqual(panel.window(2, 5)[0][3], null); // Player_3 has no note: NULL, not ""
+    await until('the page to load', () => panel.ready);
+
+    await panel.receive({ type: 'sort', column: 2 });
+    assert.deepEqual(
+      panel.window(0, 3).map((r) => r[0]),
+      ['Player_2', 'Player_3', 'Player_1'],
+    );
+    await panel.receive({ type: 'sort', column: 2 });
+    assert.deepEqual(panel.state.sort, { column: 2, descending: true });
+    assert.deepEqual(
+      panel.window(0, 3).map((r) => r[0]),
+      ['Player_1', 'Player_3', 'Player_2'],
+    );
+
+    // Export CSV: in the order shown, formula-looking text prefixed with a quote.
+    const csvFile = path.join(service.dir, 'results.csv');
+    answer().on('saveDialog', /^Export the query results of Query Universe/, vscode.Uri.file(csvFile));
+    await panel.receive({ type: 'export', format: 'csv' });
+    assert.deepEqual(ui.messages('error'), []);
+    const csv = parseCsv(fs.readFileSync(csvFile, 'utf8'));
+    assert.deepEqual(csv[0], ['key', 'name', 'coins', 'note', 'store', 'scope']);
+    assert.deepEqual(csv[1], ['Player_1', 'Alice', '2001', `'=HYPERLINK("x")`, 'PlayerData', 'global']);
+    assert.deepEqual(csv[3], ['Player_2', 'bob', '50', "'+cmd", 'PlayerData', 'global']);
+    assert.equal(csv[2][3], '');
+
+    // Export NDJSON: one object a row.
+    const ndjsonFile = path.join(service.dir, 'results.ndjson');
+    answer().on('saveDialog', /^Export the query results/, vscode.Uri.file(ndjsonFile));
+    await panel.receive({ type: 'export', format: 'ndjson' });
+    const lines = fs
+      .readFileSync(ndjsonFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(lines[0], {
+      key: 'Player_1',
+      name: 'Alice',
+      coins: 2001,
+      note: '=HYPERLINK("x")',
+      store: 'PlayerData',
+      scope: 'global',
+    });
+    assert.equal(lines.length, 3);
+
+    // A row with store, scope and key opens the live entry.
+    await panel.receive({ type: 'open', row: 2 });
+    const opened = await until('the entry editor', () => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      return uri?.scheme === 'universe-entry' && uri;
+    });
+    assert.match(opened.path, /\/PlayerData\/global\/Player_2\.json$/);
+    assert.equal(JSON.parse(vscode.window.activeTextEditor!.document.getText()).name, 'bob');
+  });
+
+  test('the JSON value column is exported as JSON in NDJSON, and as its text in the grid', async () => {
+    const document = await queryDocument("SELECT key, value FROM entries WHERE store = 'Inventory' ORDER BY key");
+    answer();
+    const panel = await run(document);
+    assert.ok(panel);
+    assert.deepEqual(panel.window(0, 2), [
+      ['Player_1', '{"items":["sword"]}'],
+      ['Player_2', '{"items":["shield","@home"]}'],
+    ]);
+    assert.equal(panel.state.opensEntries, false);
+    assert.deepEqual(
+      panel
+        .exportText('ndjson')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+      [
+        { key: 'Player_1', value: INVENTORY.Player_1 },
+        { key: 'Player_2', value: INVENTORY.Player_2 },
+      ],
+    );
+  });
+
+  test('the page asks the host only for the rows in view', async () => {
+    const document = await queryDocument('SELECT range AS n, entries.key FROM range(20000) LEFT JOIN entries ON false');
+    answer();
+    const panel = await run(document);
+    assert.deepEqual(ui.messages('error'), []);
+    assert.ok(panel);
+    assert.equal(panel.state.total, 20000);
+    const asked = await until('the page to ask for rows', () => panel.lastWindow);
+    assert.equal(asked.start, 0);
+    assert.ok(asked.count > 0 && asked.count <= 500, `the page asked for ${asked.count} rows`);
+    assert.deepEqual(panel.window(19999, 5), [['19999', null]]);
+  });
+
+  test('Find Value… writes the SQL into a query document and shows what it found', async () => {
+    answer().on('input', /^Find Value in Query Universe/, '2001');
+    const panel = (await vscode.commands.executeCommand(
+      'universeExplorer.findValue',
+      await universeChild('Data Stores'),
+    )) as ResultPanel | undefined;
+    assert.deepEqual(ui.messages('error'), []);
+    assert.ok(panel);
+    // 2001 as a number (Player_1's coins) and inside "Player_2001"; not in the store that is not indexed.
+    assert.deepEqual(
+      panel.window(0, 10).map((r) => [r[0], r[2]]),
+      [
+        ['PlayerData', 'Player_1'],
+        ['PlayerData', 'Player_3'],
+      ],
+    );
+    const text = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.match(text, new RegExp(`^${header()}\n-- Values holding the number 2001`));
+    assert.match(text, /FROM entries/);
+  });
+
+  test('SQL DuckDB cannot read, and a statement that writes, fail in the product words', async () => {
+    const document = await queryDocument('SELEC key FROM entries');
+    answer();
+    assert.equal(await run(document), undefined);
+    assert.match(
+      ui.messages('error')[0],
+      /^Failed to run the query: the query index of Query Universe \(8181\) on Query Tests says: .*syntax error.*\(fix the SQL and run it again\)$/s,
+    );
+
+    const writes = await queryDocument('DELETE FROM entries');
+    answer();
+    assert.equal(await run(writes), undefined);
+    assert.match(ui.messages('error')[0], /only one statement that reads/);
+    const count = await ctx.queryIndexes
+      .index({ connectionId, universeId: U })
+      .query('SELECT count(*) AS n FROM entries');
+    assert.equal(Number(count.rows[0][0]), 5);
+  });
+
+  test('Refresh Query Index reads the indexed stores again', async () => {
+    await service.client.datastores.setEntry({
+      universeId: U,
+      datastoreName: 'PlayerData',
+      scope: 'global',
+      entryKey: 'Player_4',
+      value: { name: 'Dan', coins: 1 },
+    });
+    answer();
+    const parts = (await vscode.commands.executeCommand(
+      'universeExplorer.refreshQueryIndex',
+      await universeChild('Query Index'),
+    )) as IndexedPart[];
+    assert.deepEqual(ui.messages('error'), []);
+    assert.deepEqual(
+      parts.map((p) => [p.store, p.entries]),
+      [
+        ['Inventory', 2],
+        ['PlayerData', 4],
+      ],
+    );
+    assert.match(String((await universeChild('Query Index')).item().description), /· 6 entries ·/);
+  });
+});
