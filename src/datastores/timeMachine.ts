@@ -178,10 +178,8 @@ export class TimeMachine {
     planFile: string,
     signal: AbortSignal,
   ): Promise<RestorePlanSummary> {
-    const client = await this.model.client(store);
     const keys = { ...storeKeys(store, selection), userId: selection.userId, keys: selection.keys };
-    const summary = await planRestore(client, keys, time, planFile, { signal, rate: restoreRate(client) });
-    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+    return this.planned(store, (client, opts) => planRestore(client, keys, time, planFile, { ...opts, signal }));
   }
 
   /** The dry run of undoing a restore from its audit file, into `planFile`. */
@@ -191,9 +189,7 @@ export class TimeMachine {
     planFile: string,
     signal: AbortSignal,
   ): Promise<RestorePlanSummary> {
-    const client = await this.model.client(store);
-    const summary = await planUndo(client, auditFile, planFile, { signal, rate: restoreRate(client) });
-    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+    return this.planned(store, (client, opts) => planUndo(client, auditFile, planFile, { ...opts, signal }));
   }
 
   /** The dry run of putting back what a restore's raced deletes removed, into `planFile`. */
@@ -203,9 +199,7 @@ export class TimeMachine {
     planFile: string,
     signal: AbortSignal,
   ): Promise<RestorePlanSummary> {
-    const client = await this.model.client(store);
-    const summary = await planPutBack(client, auditFile, planFile, { signal, rate: restoreRate(client) });
-    return { ...summary, estimateMs: estimateMs(summary, restoreRate(client)) };
+    return this.planned(store, (client, opts) => planPutBack(client, auditFile, planFile, { ...opts, signal }));
   }
 
   /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
@@ -225,6 +219,17 @@ export class TimeMachine {
       .list()
       .filter((c) => c.universes.some((u) => u.id === universeId))
       .map((c) => ({ connectionId: c.id, name: c.name }));
+  }
+
+  /** A dry run through the store's client at the rate it last read, with its estimate at that rate. */
+  private async planned(
+    store: StoreRef,
+    plan: (client: OpenApiClient, opts: { rate: RestoreRate }) => Promise<RestorePlanSummary>,
+  ): Promise<RestorePlanSummary> {
+    const client = await this.model.client(store);
+    const rate = restoreRate(client);
+    const summary = await plan(client, { rate });
+    return { ...summary, estimateMs: estimateMs(summary, rate) };
   }
 
   private async side(side: StoreSide): Promise<CompareSide> {

@@ -5,6 +5,10 @@
 // (`rows`, a window of the filtered list) and the host answers with them, tagged with the filter's generation so a
 // late answer to an older filter is dropped.
 
+import { isIndex, MAX_WINDOW } from '../pageMessages';
+
+export { MAX_WINDOW };
+
 /** How a kind of row reads: what it adds, changes or removes, leaves alone, or where it failed. */
 export type Tone = 'add' | 'change' | 'remove' | 'same' | 'skip' | 'fail';
 
@@ -94,11 +98,7 @@ export type ToHost =
   /** The page drew its first rows: how long after the page began (ms), and how many. */
   | { type: 'painted'; ms: number; rows: number };
 
-/** Rows the page asks for at most at once. */
-export const MAX_WINDOW = 500;
-
 const isText = (v: unknown, most = 10_000): v is string => typeof v === 'string' && v.length <= most;
-const isIndex = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */
 export function readToHost(message: unknown): ToHost | undefined {

@@ -1,6 +1,7 @@
 // The messages between the query results panel (host, panel.ts) and its page (page/main.ts, bundled to
 // media/queryResults/main.js). The host keeps every row; the page draws only the rows in view and asks the host
 // for each window of them. No vscode and no DOM here.
+import { isIndex, MAX_WINDOW } from '../../core/pageMessages';
 
 export interface ResultColumn {
   name: string;
@@ -38,11 +39,6 @@ export type ToHost =
   | { type: 'export'; format: 'csv' | 'ndjson' }
   | { type: 'open'; row: number };
 
-/** The most rows one window may ask for. */
-export const MAX_WINDOW = 500;
-
-const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
 /** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */
 export function readToHost(message: unknown): ToHost | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
@@ -51,15 +47,15 @@ export function readToHost(message: unknown): ToHost | undefined {
     case 'ready':
       return { type: 'ready' };
     case 'window':
-      return whole(m.start) && whole(m.count)
+      return isIndex(m.start) && isIndex(m.count)
         ? { type: 'window', start: m.start, count: Math.min(m.count, MAX_WINDOW) }
         : undefined;
     case 'sort':
-      return whole(m.column) ? { type: 'sort', column: m.column } : undefined;
+      return isIndex(m.column) ? { type: 'sort', column: m.column } : undefined;
     case 'export':
       return m.format === 'csv' || m.format === 'ndjson' ? { type: 'export', format: m.format } : undefined;
     case 'open':
-      return whole(m.row) ? { type: 'open', row: m.row } : undefined;
+      return isIndex(m.row) ? { type: 'open', row: m.row } : undefined;
     default:
       return undefined;
   }

@@ -1,5 +1,6 @@
 // The review page (runs in the webview; bundled by esbuild.js to media/review/main.js). It draws only the rows in
 // view: the host holds them all and answers each window the page asks for. Every value is set as text.
+import { element } from '../../pageDom';
 import { formatBytes } from '../../format';
 import { fromBundle, t, useTranslator } from '../../text';
 import { MAX_WINDOW, type ReviewRow, type ReviewState, type ToHost, type ToPage } from '../protocol';
@@ -14,12 +15,6 @@ const vscode = acquireVsCodeApi();
 const ROW_HEIGHT = 24;
 /** Rows drawn above and below those in view, so a scroll shows rows at once. */
 const OVERSCAN = 20;
-
-function element<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`the page has no #${id}`);
-  return el as T;
-}
 
 const heading = element('heading');
 const direction = element('direction');

@@ -1,6 +1,7 @@
 // The query results page (runs in the webview; bundled by esbuild.js to media/queryResults/main.js). The host keeps
 // the rows: this page draws only those in view (plus a margin), asking the host for each window, with spacer rows
 // above and below so the scroll bar reads the whole result. Every value is set with textContent, never as HTML.
+import { element } from '../../../core/pageDom';
 import { fromBundle, t, useTranslator } from '../../../core/text';
 import type { Cell, ResultState, ToHost, ToPage } from '../protocol';
 
@@ -13,12 +14,6 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const ROW_HEIGHT = 24;
 const MARGIN = 20;
-
-function element<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`the page has no #${id}`);
-  return el as T;
-}
 
 const title = element('title');
 const status = element('status');

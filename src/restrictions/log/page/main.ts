@@ -2,6 +2,7 @@
 // Every value from the service is set with textContent or as an attribute value, never parsed as HTML.
 // The filter being typed, and what the host needs to reopen the panel after a reload, are kept with
 // vscode.setState; rows come from the host after `ready`.
+import { element } from '../../../core/pageDom';
 import { fromBundle, t, useTranslator } from '../../../core/text';
 import { localTime, utcTime } from '../../../core/time';
 import {
@@ -30,12 +31,6 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-
-function element<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`the page has no #${id}`);
-  return el as T;
-}
 
 const form = element<HTMLFormElement>('filter');
 const userInput = element<HTMLInputElement>('user');
