@@ -49,6 +49,24 @@ export interface ReviewDeps {
   log: Log;
 }
 
+/** The kinds with their counts (a kind's rows unless given), whether rows span scopes, and whether any opens. */
+function factsOf(r: Review): Pick<ReviewState, 'kinds' | 'scoped' | 'opens'> {
+  const counts = new Map<string, number>();
+  for (const item of r.items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
+  const scopes = new Set(r.items.map((i) => i.scope));
+  return {
+    kinds: r.kinds.map((k) => ({
+      id: k.id,
+      label: k.label,
+      tone: k.tone,
+      count: k.count ?? counts.get(k.id) ?? 0,
+      listed: counts.has(k.id),
+    })),
+    scoped: scopes.size > 1 || (scopes.size === 1 && !scopes.has('global')),
+    opens: r.items.some((i) => i.opens !== false),
+  };
+}
+
 export class ReviewPanel implements vscode.Disposable {
   static readonly viewType = 'universeExplorer.review';
 
@@ -58,6 +76,8 @@ export class ReviewPanel implements vscode.Disposable {
   /** The page's first paint after its last load: ms from the page's start, and the rows drawn. */
   painted?: { ms: number; rows: number };
   private review: Review;
+  /** What the state says of the review's rows, worked out once per review (not once per message). */
+  private facts: Pick<ReviewState, 'kinds' | 'scoped' | 'opens'>;
   private filter: ReviewFilter = { kinds: [], search: '' };
   private shown: number[] | undefined;
   private generation = 0;
@@ -73,6 +93,7 @@ export class ReviewPanel implements vscode.Disposable {
     private readonly handler: ReviewHandler,
   ) {
     this.review = review;
+    this.facts = factsOf(review);
     const media = vscode.Uri.joinPath(deps.extensionUri, 'media');
     this.panel = vscode.window.createWebviewPanel(ReviewPanel.viewType, review.title, vscode.ViewColumn.Active, {
       enableScripts: true,
@@ -89,6 +110,7 @@ export class ReviewPanel implements vscode.Disposable {
   /** Shows another review in the same panel (the result after a run); the search is kept. */
   show(review: Review): void {
     this.review = review;
+    this.facts = factsOf(review);
     this.panel.title = review.title;
     const kinds = new Set(review.kinds.map((k) => k.id));
     this.filter = { kinds: this.filter.kinds.filter((k) => kinds.has(k)), search: this.filter.search };
@@ -115,25 +137,14 @@ export class ReviewPanel implements vscode.Disposable {
   /** What the page shows. */
   get state(): ReviewState {
     const r = this.review;
-    const counts = new Map<string, number>();
-    for (const item of r.items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
-    const scopes = new Set(r.items.map((i) => i.scope));
     return {
       heading: r.heading,
       direction: r.direction,
       phase: this.busyText ? 'running' : r.phase,
       summary: r.summary,
       notes: r.notes ?? [],
-      kinds: r.kinds.map((k) => ({
-        id: k.id,
-        label: k.label,
-        tone: k.tone,
-        count: k.count ?? counts.get(k.id) ?? 0,
-        listed: counts.has(k.id),
-      })),
+      ...this.facts,
       buttons: r.buttons,
-      scoped: scopes.size > 1 || (scopes.size === 1 && !scopes.has('global')),
-      opens: r.items.some((i) => i.opens !== false),
       filter: { kinds: [...this.filter.kinds], search: this.filter.search },
       total: this.indices().length,
       generation: this.generation,
