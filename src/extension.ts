@@ -85,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     status,
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
+    // The queries area owns the index; it is made just below and asked only once a command runs.
+    playerKeys: (u, userId, signal) => queries.indexes.playerKeys(u, userId, signal),
   });
   // Before restrictions, so the Query Index row follows the data stores' rows. A result row opens its entry in the
   // data stores' editor, which the queries area cannot name itself.

@@ -4,7 +4,9 @@ import type { Connection, Connections, ListedUniverse } from './connections';
 import { checkBaseUrl, formatUniverses, parseUniverses, type UniverseEntry } from './format';
 import { settings } from './settings';
 import { t } from './text';
+import { UniverseNode } from './tree/connectionNodes';
 import { required, type Ui } from './ui';
+import type { UniverseAddress } from './universe';
 
 /** An input box check from a function that throws with the reason. */
 export function validator(check: (value: string) => unknown) {
@@ -110,4 +112,32 @@ export async function pickUniverse(ui: Ui, connection: Connection): Promise<List
     { title: t`Universe of ${connection.name}` },
   );
   return required(picked).universe;
+}
+
+const isAddress = (v: unknown): v is UniverseAddress =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as UniverseAddress).connectionId === 'string' &&
+  Number.isSafeInteger((v as UniverseAddress).universeId);
+
+/**
+ * The universe a command acts on: the row's (a universe row, or any group row of one, which has `ref`), an address
+ * given as the argument, or one picked.
+ */
+export async function universeFrom(ui: Ui, connections: Connections, node: unknown): Promise<UniverseAddress> {
+  if (node instanceof UniverseNode) return { connectionId: node.connectionId, universeId: node.universe.id };
+  if (isAddress(node)) return { connectionId: node.connectionId, universeId: node.universeId };
+  const ref = (node as { ref?: unknown } | undefined)?.ref;
+  if (isAddress(ref)) return { connectionId: ref.connectionId, universeId: ref.universeId };
+  const connection = await pickConnection(ui, connections);
+  return { connectionId: connection.id, universeId: (await pickUniverse(ui, connection)).id };
+}
+
+/** A user id typed: a positive whole number. */
+export async function askUserId(ui: Ui, title: string): Promise<number> {
+  const check = (v: string) => (/^\s*[1-9]\d{0,15}\s*$/.test(v) ? undefined : t`A user id is a positive whole number.`);
+  const text = required(await ui.input({ title, prompt: t`User id`, validateInput: check }));
+  const problem = check(text);
+  if (problem) throw new Error(problem);
+  return Number(text.trim());
 }

@@ -13,7 +13,7 @@ import { chooseScope } from './commands/chooseScope';
 import { compareVersion } from './commands/compareVersion';
 import { compareStores } from './commands/compareStores';
 import { compareWithTime } from './commands/compareWithTime';
-import type { DataStoresCommand } from './commands/context';
+import type { DataStoresCommand, DataStoresContext } from './commands/context';
 import { copyKey } from './commands/copyKey';
 import { copyVersion } from './commands/copyVersion';
 import { deleteDataStore, hideDeletedStores, showDeletedStores, undeleteDataStore } from './commands/deleteDataStore';
@@ -43,7 +43,7 @@ import { DataStoresGroupNode } from './tree';
 import { followModel } from './view';
 import * as path from 'node:path';
 import { ReviewPanel, type Review, type ReviewHandler } from '../core/review/panel';
-import { exportOperation, forgetOperation, openOperation, undoOperation } from './operations/commands';
+import { erasePlayerData, exportOperation, forgetOperation, openOperation, undoOperation } from './operations/commands';
 import { Operations } from './operations/operations';
 import { planScheme, PlanValues } from './operations/planValues';
 import { OperationsGroupNode } from './operations/tree';
@@ -85,6 +85,7 @@ const commands: readonly DataStoresCommand[] = [
   undoOperation,
   exportOperation,
   forgetOperation,
+  erasePlayerData,
 ];
 
 export const dataStoresProbe: AreaProbe = {
@@ -107,6 +108,8 @@ export function activateDataStores(deps: {
   extensionUri: vscode.Uri;
   /** The extension's global storage folder: operations keep their plans there. */
   storageDir: string;
+  /** The user's keys in a universe's query index (Erase Player Data finds them there). */
+  playerKeys: DataStoresContext['playerKeys'];
 }) {
   const { connections, ui, log, tree, status, view } = deps;
   const reveal = async (node: TreeNode): Promise<void> => {
@@ -132,6 +135,7 @@ export function activateDataStores(deps: {
     reveal,
     operations,
     openReview,
+    playerKeys: deps.playerKeys,
   };
   const disposables: vscode.Disposable[] = [
     model,

@@ -9,6 +9,7 @@ import {
   fieldHistory,
   newestVersions,
   planCopy,
+  planErase,
   planPutBack,
   planRestore,
   planUndo,
@@ -19,6 +20,7 @@ import {
   type CompareSide,
   type CompareSummary,
   type CopyPlanSummary,
+  type ErasePlanSummary,
   type EntryKey,
   type EntryVersion,
   type FieldChange,
@@ -202,6 +204,24 @@ export class TimeMachine {
     return this.planned(store, (client, opts) => planPutBack(client, auditFile, planFile, { ...opts, signal }));
   }
 
+  /**
+   * The dry run of Erase Player Data in one store: reads each candidate key and plans deleting what is the player's
+   * and taking the id out of what is shared (`stores`: every store the erase searches, for the plan's header).
+   */
+  async planErase(
+    store: StoreRef,
+    userId: number,
+    candidates: EntryKey[],
+    stores: string[],
+    planFile: string,
+    signal: AbortSignal,
+  ): Promise<ErasePlanSummary> {
+    const all = stores.map((datastoreName) => ({ universeId: store.universeId, datastoreName }));
+    return this.planned(store, (client, opts) =>
+      planErase(client, store, userId, candidates, planFile, { ...opts, stores: all, signal }),
+    );
+  }
+
   /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
   async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
     assertWritable(store.universeId);
@@ -222,10 +242,10 @@ export class TimeMachine {
   }
 
   /** A dry run through the store's client at the rate it last read, with its estimate at that rate. */
-  private async planned(
+  private async planned<S extends RestorePlanSummary>(
     store: StoreRef,
-    plan: (client: OpenApiClient, opts: { rate: RestoreRate }) => Promise<RestorePlanSummary>,
-  ): Promise<RestorePlanSummary> {
+    plan: (client: OpenApiClient, opts: { rate: RestoreRate }) => Promise<S>,
+  ): Promise<S> {
     const client = await this.model.client(store);
     const rate = restoreRate(client);
     const summary = await plan(client, { rate });

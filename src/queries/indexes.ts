@@ -1,5 +1,6 @@
 // The query index of each universe (src/query), kept under the extension's global storage, and what each one covers,
 // so the tree can say it without opening DuckDB at every redraw.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
 import type { Connections } from '../core/connections';
@@ -51,6 +52,25 @@ export class QueryIndexes implements vscode.Disposable {
   /** What the index covers, read once. */
   async covered(u: UniverseAddress): Promise<IndexedPart[]> {
     return this.known(u) ?? this.reload(u);
+  }
+
+  /**
+   * The keys the index ties to a user (their user ids hold the id, or their key names it), with what the index covers;
+   * undefined when the universe has no index. Opens DuckDB only when the index file is there.
+   */
+  async playerKeys(
+    u: UniverseAddress,
+    userId: number,
+    signal?: AbortSignal,
+  ): Promise<{ parts: IndexedPart[]; keys: { store: string; scope: string; key: string }[] } | undefined> {
+    if (!fs.existsSync(this.index(u).file)) return undefined;
+    const parts = await this.covered(u);
+    if (!parts.length) return undefined;
+    const { rows } = await this.index(u).playerEntries(userId, { signal, limit: Number.MAX_SAFE_INTEGER });
+    return {
+      parts,
+      keys: rows.map(([store, scope, key]) => ({ store: `${store}`, scope: `${scope}`, key: `${key}` })),
+    };
   }
 
   dispose(): void {

@@ -50,7 +50,7 @@ export interface ReviewDeps {
 }
 
 /** The kinds with their counts (a kind's rows unless given), whether rows span scopes, and whether any opens. */
-function factsOf(r: Review): Pick<ReviewState, 'kinds' | 'scoped' | 'opens'> {
+function factsOf(r: Review): Pick<ReviewState, 'kinds' | 'scoped' | 'stored' | 'opens'> {
   const counts = new Map<string, number>();
   for (const item of r.items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
   const scopes = new Set(r.items.map((i) => i.scope));
@@ -62,7 +62,8 @@ function factsOf(r: Review): Pick<ReviewState, 'kinds' | 'scoped' | 'opens'> {
       count: k.count ?? counts.get(k.id) ?? 0,
       listed: counts.has(k.id),
     })),
-    scoped: scopes.size > 1 || (scopes.size === 1 && !scopes.has('global')),
+    stored: r.items.some((i) => i.store !== undefined),
+    scoped: scopes.size > 1 || (scopes.size === 1 && !scopes.has('global')) || r.items.some((i) => i.store),
     opens: r.items.some((i) => i.opens !== false),
   };
 }
@@ -77,7 +78,7 @@ export class ReviewPanel implements vscode.Disposable {
   painted?: { ms: number; rows: number };
   private review: Review;
   /** What the state says of the review's rows, worked out once per review (not once per message). */
-  private facts: Pick<ReviewState, 'kinds' | 'scoped' | 'opens'>;
+  private facts: Pick<ReviewState, 'kinds' | 'scoped' | 'stored' | 'opens'>;
   private filter: ReviewFilter = { kinds: [], search: '' };
   private shown: number[] | undefined;
   private generation = 0;
@@ -160,8 +161,8 @@ export class ReviewPanel implements vscode.Disposable {
     for (let n = start; n < Math.min(shown.length, start + count); n++) {
       const i = shown[n];
       const item = this.review.items[i];
-      const { key, scope, kind, bytes, version, note } = item;
-      rows.push({ i, key, scope, kind, bytes, version, note, opens: item.opens !== false });
+      const { key, scope, store, kind, bytes, version, note } = item;
+      rows.push({ i, key, scope, store, kind, bytes, version, note, opens: item.opens !== false });
     }
     return rows;
   }
@@ -280,7 +281,7 @@ export class ReviewPanel implements vscode.Disposable {
 </div>
 <div id="table" class="table" role="grid" aria-labelledby="heading" aria-rowcount="0" tabindex="0">
   <div class="head" role="row">
-    ${column('key', t`Key`)}${column('scope', t`Scope`)}${column('kind', t`Action`)}${column('bytes', t`Size`)}${column('version', t`Version`)}${column('note', t`Why / what`)}
+    ${column('key', t`Key`)}<span role="columnheader" class="col-scope"><span class="scope-only">${escape(t`Scope`)}</span><span class="store-scope">${escape(t`Store · scope`)}</span></span>${column('kind', t`Action`)}${column('bytes', t`Size`)}${column('version', t`Version`)}${column('note', t`Why / what`)}
   </div>
   <div id="viewport" class="viewport"><div id="spacer" class="spacer-rows"></div></div>
 </div>

@@ -34,6 +34,8 @@ export interface ReviewButton {
 export interface ReviewItem {
   key: string;
   scope: string;
+  /** The data store, when a review spans several (an erase). */
+  store?: string;
   kind: string;
   /** Bytes written, or of the value, when known. */
   bytes?: number;
@@ -66,6 +68,8 @@ export interface ReviewState {
   buttons: ReviewButton[];
   /** Whether the rows span more than one scope (then a Scope column shows). */
   scoped: boolean;
+  /** Whether rows name their data store (a review over several stores): the column reads `store · scope`. */
+  stored: boolean;
   /** Whether any row opens a diff (else the page does not say Enter opens one). */
   opens: boolean;
   /** The filter applied: the kinds shown ([] is all) and the key search. */

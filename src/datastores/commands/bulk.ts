@@ -20,10 +20,10 @@ export function localPath(uri: vscode.Uri): string {
 }
 
 /** A file named after the store in the first workspace folder (`Inventory-since-2026-11-24T1400Z.ndjson`). */
-export function workspaceFile(name: string, suffix?: string): vscode.Uri | undefined {
+export function workspaceFile(name: string, suffix?: string, extension = 'ndjson'): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const base = name.replace(/[\\/:*?"<>|]/g, '_');
-  return folder && vscode.Uri.joinPath(folder, `${suffix ? `${base}-${suffix}` : base}.ndjson`);
+  return folder && vscode.Uri.joinPath(folder, `${suffix ? `${base}-${suffix}` : base}.${extension}`);
 }
 
 /** A moment as a file name part: `2026-11-24T1400Z`. */

@@ -23,6 +23,8 @@ export interface PlanRun {
   copyOf?: string;
   /** A put-back: the audit file whose raced deletes it re-creates. */
   putBackOf?: string;
+  /** An erase: the user whose data it erases (`what` names the store). */
+  eraseOf?: number;
 }
 
 /** The first line of a plan or audit file: its header object under `name`, or undefined. */
@@ -79,6 +81,12 @@ const again = (): string => t`Continue in its review (Recent Operations) finishe
 
 /** What a run of this kind is called while it runs, once it stopped, and once it is done. */
 export function wording(run: PlanRun): { running: string; stopped: string; done: string } {
+  if (run.eraseOf !== undefined)
+    return {
+      running: t`Erasing the data of ${run.what}`,
+      stopped: t`The erase of the data of ${run.what}`,
+      done: t`Erased the data of ${run.what}`,
+    };
   if (run.putBackOf)
     return {
       running: t`Putting back what another writer wrote to ${run.what}`,

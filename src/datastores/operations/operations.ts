@@ -10,7 +10,7 @@ import vscode = require('vscode');
 import { sameUniverse, type UniverseAddress } from '../../core/universe';
 import type { StoreRef } from '../listState';
 
-export type OperationKind = 'restore' | 'undo' | 'copy' | 'putBack' | 'import';
+export type OperationKind = 'restore' | 'undo' | 'copy' | 'putBack' | 'import' | 'erase';
 
 /** planned: reviewed, not applied; stopped: a run that was cancelled or failed part way; applied: done. */
 export type OperationState = 'planned' | 'stopped' | 'applied';
@@ -31,6 +31,9 @@ export interface Operation extends StoreRef {
   importPath?: string;
   importMode?: 'createOnly' | 'overwrite';
   importLine?: number;
+  /** An erase: the user, and the stores it plans for, one plan each (`datastoreName` is the first). */
+  userId?: number;
+  stores?: string[];
   /** ISO times. */
   planned: string;
   applied?: string;
@@ -59,6 +62,11 @@ export class Operations implements vscode.Disposable {
   /** The plan file of an operation; its audit, skipped and failure files go next to it. */
   planFile(op: Pick<Operation, 'id'>): string {
     return path.join(this.folder(op), 'plan.ndjson');
+  }
+
+  /** The plan file of an erase's store, by its place in `stores`. */
+  storePlanFile(op: Pick<Operation, 'id'>, index: number): string {
+    return path.join(this.folder(op), `store-${index}`, 'plan.ndjson');
   }
 
   /** A new planned operation, with its folder. */

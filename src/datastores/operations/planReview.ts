@@ -45,12 +45,15 @@ export function headingOf(op: Operation, where: string): { heading: string; dire
       };
     case 'import':
       return { heading: t`Import`, direction: t`${op.importFile ?? ''} → ${store}` };
+    case 'erase':
+      return { heading: t`Erase player data`, direction: t`${op.what} in ${(op.stores ?? []).join(', ')} of ${where}` };
   }
 }
 
 /** What Apply is called for each kind. */
 export function applyLabel(op: Operation): string {
-  return { restore: t`Restore`, undo: t`Undo`, copy: t`Copy`, putBack: t`Put Back`, import: t`Import` }[op.kind];
+  const labels = { restore: t`Restore`, undo: t`Undo`, copy: t`Copy`, putBack: t`Put Back`, import: t`Import` };
+  return op.kind === 'erase' ? t`Erase…` : labels[op.kind];
 }
 
 function kindsOf(op: Operation) {

@@ -238,14 +238,21 @@ export async function exportFiles(ctx: DataStoresContext, op: Operation): Promis
     }),
   );
   const dir = localPath(folder);
-  const base = `${op.datastoreName.replace(/[\\/:*?"<>|]/g, '_')}-${op.kind}-${fileStamp(new Date(op.planned))}`;
+  const baseOf = (store: string) =>
+    `${store.replace(/[\\/:*?"<>|]/g, '_')}-${op.kind}-${fileStamp(new Date(op.planned))}`;
+  // An erase keeps one plan a store, each in a folder of its own.
+  const sources =
+    op.kind === 'erase'
+      ? (op.stores ?? []).map((store, i) => ({ from: path.dirname(ctx.operations.storePlanFile(op, i)), store }))
+      : [{ from: ctx.operations.folder(op), store: op.datastoreName }];
   const written: string[] = [];
-  for (const name of await fs.promises.readdir(ctx.operations.folder(op))) {
-    if (!name.startsWith('plan.ndjson')) continue;
-    const target = path.join(dir, `${base}${name.slice('plan'.length)}`);
-    await fs.promises.copyFile(path.join(ctx.operations.folder(op), name), target);
-    written.push(target);
-  }
+  for (const { from, store } of sources)
+    for (const name of await fs.promises.readdir(from)) {
+      if (!name.startsWith('plan.ndjson')) continue;
+      const target = path.join(dir, `${baseOf(store)}${name.slice('plan'.length)}`);
+      await fs.promises.copyFile(path.join(from, name), target);
+      written.push(target);
+    }
   void ctx.ui.info(t`Exported ${written.map((f) => path.basename(f)).join(', ')}.`);
   return written;
 }

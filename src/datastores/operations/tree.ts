@@ -59,6 +59,8 @@ export function operationLabel(op: Operation): string {
       return t`Put back of another writer's values in ${op.what}`;
     case 'import':
       return t`Import into ${op.what}`;
+    case 'erase':
+      return t`Erase of the data of ${op.what} in ${(op.stores ?? []).join(', ')}`;
   }
 }
 

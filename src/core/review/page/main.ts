@@ -77,7 +77,7 @@ function rowElement(n: number, row: ReviewRow | undefined): HTMLElement {
   const kind = cell(`col-kind tone-${toneOf(row.kind)}`, kindLabel(row.kind));
   el.append(
     cell('col-key', row.key),
-    cell('col-scope', row.scope),
+    cell('col-scope', row.store === undefined ? row.scope : `${row.store} · ${row.scope}`),
     kind,
     cell('col-bytes', row.bytes === undefined ? '' : formatBytes(row.bytes)),
     cell('col-version', row.version ?? ''),
@@ -138,6 +138,7 @@ function showState(next: ReviewState): void {
   showKinds(next);
   if (document.activeElement !== search) search.value = next.filter.search;
   document.body.classList.toggle('scoped', next.scoped);
+  document.body.classList.toggle('stored', next.stored);
   hint.hidden = !next.opens;
   if (fresh) {
     cache = new Map();
