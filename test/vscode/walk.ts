@@ -837,6 +837,48 @@ async function readonly(w: Walker): Promise<void> {
   }
 }
 
+/** Erase Player Data… from the palette: the index built first, the review, the typed id, the result and receipt. */
+async function erase(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.sandboxStores();
+  await w.menu(w.row('Data Stores'), 'Build Query Index…');
+  for (const store of ['PlayerData', 'Inventory', 'Leaderboard']) {
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: store }).first();
+    await row.waitFor({ timeout: 20_000 });
+    if ((await row.getAttribute('aria-checked')) !== 'true') await row.click();
+  }
+  await w.shot('index-stores');
+  await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
+  await w.rowStarting('Query Index').waitFor();
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll('.monaco-list-row[role="treeitem"]')).some(
+        (r) => r.textContent?.includes('Query Index') && r.textContent.includes('Leaderboard'),
+      ),
+    undefined,
+    { timeout: 120_000 },
+  );
+  await w.palette('Universe Explorer: Erase Player Data…');
+  await w.pause(600);
+  if (await page.locator('.quick-input-title', { hasText: 'Connection' }).isVisible()) await w.pick('Local Sandbox');
+  await w.type('10012');
+  let frame = await reviewFrame(w, 'Erase player data');
+  await w.pause(800);
+  await w.shot('erase-plan');
+  await reviewButton(frame, 'Erase…');
+  await w.pause(600);
+  await w.shot('erase-typed-id-asked');
+  await w.type('10012');
+  await acceptSaveDialog(w);
+  frame = await reviewFrame(w, 'Erase player data');
+  await frame.locator('#buttons button', { hasText: 'Save Receipt…' }).waitFor({ timeout: 60_000 });
+  await w.pause(800);
+  await w.shot('erase-result');
+  await w.wb.expandTreeRow('Recent Operations');
+  await w.pause(800);
+  await w.shot('erase-in-recent-operations');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -851,6 +893,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   v2,
   stores,
   readonly,
+  erase,
 };
 
 async function main(): Promise<void> {
