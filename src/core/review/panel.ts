@@ -33,6 +33,8 @@ export interface Review {
   kinds: (Omit<ReviewKind, 'count' | 'listed'> & { count?: number })[];
   items: readonly ReviewItem[];
   buttons: ReviewButton[];
+  /** What Enter on a row opens, when not its difference: `the entry`. */
+  opens?: string;
 }
 
 export interface ReviewHandler {
@@ -145,6 +147,7 @@ export class ReviewPanel implements vscode.Disposable {
       summary: r.summary,
       notes: r.notes ?? [],
       ...this.facts,
+      hint: t`Up and Down move between rows, Enter opens ${r.opens ?? t`the row's difference`}.`,
       buttons: r.buttons,
       filter: { kinds: [...this.filter.kinds], search: this.filter.search },
       total: this.indices().length,
@@ -162,7 +165,9 @@ export class ReviewPanel implements vscode.Disposable {
       const i = shown[n];
       const item = this.review.items[i];
       const { key, scope, store, kind, bytes, version, note } = item;
-      rows.push({ i, key, scope, store, kind, bytes, version, note, opens: item.opens !== false });
+      const row: ReviewRow = { i, key, scope, kind, bytes, version, note, opens: item.opens !== false };
+      if (store !== undefined) row.store = store;
+      rows.push(row);
     }
     return rows;
   }
@@ -286,7 +291,7 @@ export class ReviewPanel implements vscode.Disposable {
   <div id="viewport" class="viewport"><div id="spacer" class="spacer-rows"></div></div>
 </div>
 <p id="empty" class="muted" hidden>${escape(t`No row matches the filter.`)}</p>
-<p id="hint" class="muted hint">${escape(t`Up and Down move between rows, Enter opens the row's difference.`)}</p>`,
+<p id="hint" class="muted hint"></p>`,
     );
   }
 

@@ -70,6 +70,8 @@ export interface ReviewState {
   scoped: boolean;
   /** Whether rows name their data store (a review over several stores): the column reads `store · scope`. */
   stored: boolean;
+  /** How the keys work, said under the grid when a row opens. */
+  hint: string;
   /** Whether any row opens a diff (else the page does not say Enter opens one). */
   opens: boolean;
   /** The filter applied: the kinds shown ([] is all) and the key search. */

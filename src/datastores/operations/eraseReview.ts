@@ -186,6 +186,7 @@ function planned(
     notes,
     kinds,
     items: [...items, ...left],
+    opens: t`the entry as it is now`,
     buttons: [
       { id: 'apply', label: t`Erase…`, primary: true, title: t`Asks you to type the user id first` },
       { id: 'cancel', label: t`Cancel`, title: t`Close without writing anything; the plan is removed` },
@@ -244,6 +245,7 @@ async function resultOf(ctx: DataStoresContext, op: Operation) {
     kinds,
     items,
     buttons,
+    opens: t`the entry as it is now`,
   };
 }
 

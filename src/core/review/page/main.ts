@@ -140,6 +140,7 @@ function showState(next: ReviewState): void {
   document.body.classList.toggle('scoped', next.scoped);
   document.body.classList.toggle('stored', next.stored);
   hint.hidden = !next.opens;
+  hint.textContent = next.hint;
   if (fresh) {
     cache = new Map();
     pending = undefined;
