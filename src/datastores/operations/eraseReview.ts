@@ -19,7 +19,7 @@ import { runPlan, type PlanRun } from '../commands/restorePlan';
 import { entryUri } from '../editor/uris';
 import type { Operation } from './operations';
 import { planItems, resultItems, type PlanItem } from './planReview';
-import { universeWhere, type OperationReview } from './reviewFlow';
+import { operationHandler, universeWhere, type OperationReview } from './reviewFlow';
 
 /** A player of a universe. */
 export interface PlayerRef extends UniverseAddress {
@@ -255,29 +255,12 @@ export async function reopenErase(ctx: DataStoresContext, op: Operation): Promis
 }
 
 function handlerFor(ctx: DataStoresContext, op: Operation): ReviewHandler {
-  return {
-    button: async (id, panel) => {
-      switch (id) {
-        case 'apply':
-        case 'continue':
-          return apply(ctx, op, panel);
-        case 'receipt':
-          return saveReceipt(ctx, op);
-        case 'cancel':
-        case 'close':
-          return panel.dispose();
-      }
-      return undefined;
-    },
-    open: async (item) => {
-      const { store, scope, key } = item as EraseItem;
-      const address = { connectionId: op.connectionId, universeId: op.universeId, datastoreName: store!, scope, key };
-      await vscode.window.showTextDocument(entryUri(address), { preview: true });
-    },
-    closed: () => {
-      if (op.state === 'planned') ctx.operations.remove(op);
-    },
-  };
+  const run = (panel: ReviewPanel) => apply(ctx, op, panel);
+  return operationHandler(ctx, op, { apply: run, continue: run, receipt: () => saveReceipt(ctx, op) }, async (item) => {
+    const { store, scope, key } = item as EraseItem;
+    const address = { connectionId: op.connectionId, universeId: op.universeId, datastoreName: store!, scope, key };
+    await vscode.window.showTextDocument(entryUri(address), { preview: true });
+  });
 }
 
 /** The run of one store's plan. */

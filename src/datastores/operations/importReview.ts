@@ -13,7 +13,7 @@ import type { DataStoresContext } from '../commands/context';
 import type { StoreRef } from '../listState';
 import type { Operation } from './operations';
 import { headingOf } from './planReview';
-import { exportFiles, universeWhere, type OperationReview } from './reviewFlow';
+import { exportFiles, operationHandler, universeWhere, type OperationReview } from './reviewFlow';
 
 interface ImportItem extends ReviewItem {
   line: number;
@@ -184,18 +184,8 @@ async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel, 
 }
 
 function handlerFor(ctx: DataStoresContext, op: Operation, file: string): ReviewHandler {
-  return {
-    button: async (id, panel) => {
-      if (id === 'apply' || id === 'continue') return apply(ctx, op, panel, file);
-      if (id === 'export') return exportFiles(ctx, op);
-      if (id === 'cancel' || id === 'close') return panel.dispose();
-      return undefined;
-    },
-    open: async () => undefined,
-    closed: () => {
-      if (op.state === 'planned') ctx.operations.remove(op);
-    },
-  };
+  const run = (panel: ReviewPanel) => apply(ctx, op, panel, file);
+  return operationHandler(ctx, op, { apply: run, continue: run, export: async () => exportFiles(ctx, op) });
 }
 
 /** Plans the import of `file` into the store and opens its review; a cancel or failure leaves no operation. */

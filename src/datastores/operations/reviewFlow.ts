@@ -105,30 +105,42 @@ async function resultOf(ctx: DataStoresContext, op: Operation) {
   return resultReview(op, universeWhere(ctx, op), items, op.outcome ?? t`Ran`);
 }
 
-function handlerFor(ctx: DataStoresContext, op: Operation): ReviewHandler {
+/**
+ * The handler of an operation's review: its buttons (Apply and Continue run it), Cancel and Close close it, and a plan
+ * closed unapplied is removed.
+ */
+export function operationHandler(
+  ctx: DataStoresContext,
+  op: Operation,
+  buttons: Record<string, (panel: ReviewPanel) => Promise<unknown>>,
+  open: ReviewHandler['open'] = async () => undefined,
+): ReviewHandler {
   return {
     button: async (id, panel) => {
-      switch (id) {
-        case 'apply':
-        case 'continue':
-          return apply(ctx, op, panel);
-        case 'export':
-          return op.state === 'planned' ? exportPlan(ctx, op) : exportFiles(ctx, op);
-        case 'cancel':
-        case 'close':
-          return panel.dispose();
-        case 'undo':
-          return startUndo(ctx, op, auditFileFor(ctx.operations.planFile(op)));
-        case 'putBack':
-          return startPutBack(ctx, op);
-      }
-      return undefined;
+      if (id === 'cancel' || id === 'close') return panel.dispose();
+      return Object.hasOwn(buttons, id) ? buttons[id](panel) : undefined;
     },
-    open: (item) => openItem(op, item as PlanItem),
+    open,
     closed: () => {
       if (op.state === 'planned') ctx.operations.remove(op);
     },
   };
+}
+
+function handlerFor(ctx: DataStoresContext, op: Operation): ReviewHandler {
+  const run = (panel: ReviewPanel) => apply(ctx, op, panel);
+  return operationHandler(
+    ctx,
+    op,
+    {
+      apply: run,
+      continue: run,
+      export: async () => (op.state === 'planned' ? exportPlan(ctx, op) : exportFiles(ctx, op)),
+      undo: async () => startUndo(ctx, op, auditFileFor(ctx.operations.planFile(op))),
+      putBack: async () => startPutBack(ctx, op),
+    },
+    (item) => openItem(op, item as PlanItem),
+  );
 }
 
 /**
