@@ -39,6 +39,7 @@ export function playerMarkup(): string {
 </section>
 <section aria-labelledby="bansHeading">
   <h2 id="bansHeading">${e(t`Bans`)}</h2>
+  <p class="muted">${e(t`In the universe, and at each place shown under its User Restrictions (Show Place… adds one).`)}</p>
   <p id="bansProblem" class="problem" role="alert" hidden></p>
   <div class="table">
   <table aria-labelledby="bansHeading">
@@ -53,7 +54,7 @@ export function playerMarkup(): string {
   <p id="logStatus" class="muted" role="status"></p>
   <div class="table">
   <table aria-labelledby="logHeading">
-    <thead><tr>${heads([t`Time`, t`Place`, t`Moderator`, t`Active`, t`Duration`, t`Display reason`, t`Private reason`, t`Exclude alt accounts`])}</tr></thead>
+    <thead><tr>${heads([t`Time`, t`Place`, t`Moderator`, t`State`, t`Duration`, t`Display reason`, t`Private reason`, t`Alt accounts`])}</tr></thead>
     <tbody id="logRows"></tbody>
   </table>
   </div>

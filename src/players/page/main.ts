@@ -7,9 +7,16 @@ import { fromBundle, t, useTranslator } from '../../core/text';
 import { localTime, utcTime } from '../../core/time';
 import type { BanRow, EntryRow, LogRow, PlayerRef, PlayerState, Tie, ToHost, ToPage } from '../protocol';
 
+/** What the page keeps across a hide and a window reload: whose page (read by the host's serializer), the row. */
+interface PageState {
+  restore?: PlayerRef;
+  active?: number;
+}
+
 interface VsCodeApi {
   postMessage(message: ToHost): void;
-  setState(state: { restore: PlayerRef }): void;
+  getState(): PageState | undefined;
+  setState(state: PageState): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -37,7 +44,7 @@ const buttons = {
 
 let state: PlayerState | undefined;
 /** The focused entry row. */
-let active = 0;
+let active = vscode.getState()?.active ?? 0;
 
 for (const [action, button] of Object.entries(buttons)) {
   button.addEventListener('click', () => {
@@ -123,6 +130,9 @@ function entryRow(row: EntryRow, i: number): HTMLTableRowElement {
     cell(liveText(row.live), row.live ? `live live-${row.live.mark}` : 'live'),
   ];
   for (const td of cells) td.setAttribute('role', 'gridcell');
+  // Long keys and versions are cut short in the grid; the whole text is in the tooltip.
+  cells[2].title = row.key;
+  cells[5].title = row.version;
   tr.append(...cells);
   return tr;
 }
@@ -148,6 +158,8 @@ function drawEntries(s: PlayerState): void {
   grid.setAttribute('aria-activedescendant', entries.rows.length ? `entry-${active}` : '');
   grid.setAttribute('aria-rowcount', String(entries.rows.length + 1));
 }
+
+const altAccounts = (exclude: boolean): string => (exclude ? t`this account only` : t`also banned`);
 
 function banState(row: BanRow): string {
   if (row.error) return t`could not be read: ${row.error}`;
@@ -177,7 +189,7 @@ function banRow(row: BanRow, readOnly: boolean): HTMLTableRowElement {
     timeCell(row.ends),
     cell(row.active ? row.displayReason : '', 'reason'),
     cell(row.active ? row.privateReason : '', 'reason'),
-    cell(row.active ? (row.excludeAltAccounts ? t`this account only` : t`also banned`) : ''),
+    cell(row.active ? altAccounts(row.excludeAltAccounts) : ''),
     action,
   );
   return tr;
@@ -201,7 +213,7 @@ function logRow(row: LogRow): HTMLTableRowElement {
     cell(row.duration),
     cell(row.displayReason, 'reason'),
     cell(row.privateReason, 'reason'),
-    cell(row.excludeAltAccounts ? t`Yes` : t`No`),
+    cell(row.active ? altAccounts(row.excludeAltAccounts) : ''),
   );
   return tr;
 }
@@ -225,7 +237,7 @@ const texts = (body: HTMLElement): string[][] =>
 
 function draw(next: PlayerState): void {
   state = next;
-  vscode.setState({ restore: next.restore });
+  vscode.setState({ restore: next.restore, active });
   heading.textContent = next.heading;
   where.textContent = next.where;
   busy.textContent = next.busy ?? '';
@@ -256,6 +268,7 @@ function setActive(n: number): void {
   row?.setAttribute('aria-selected', 'true');
   row?.scrollIntoView({ block: 'nearest' });
   grid.setAttribute('aria-activedescendant', `entry-${active}`);
+  vscode.setState({ restore: state?.restore, active });
 }
 
 grid.addEventListener('keydown', (event) => {

@@ -173,7 +173,7 @@ suite('players: the player page', function () {
     const [log] = painted.log;
     assert.deepEqual(
       [log[1], log[3], log[4], log[5], log[6], log[7]],
-      [`Place ${PLACE}`, 'Banned', 'permanent', 'Team killing', 'Reported twice', 'No'],
+      [`Place ${PLACE}`, 'Banned', 'permanent', 'Team killing', 'Reported twice', 'also banned'],
     );
   });
 
