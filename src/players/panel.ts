@@ -112,7 +112,7 @@ export class PlayerPanel implements vscode.Disposable {
       readToHost,
       (m) => this.handle(m),
       (error) => {
-        const text = t`Failed to ${failureOf(readToHost(message))} for user ${this.ref.userId} in ${this.where}: ${reason(error)}`;
+        const text = t`Failed to ${failureOf(readToHost(message))} (user ${this.ref.userId} in ${this.where}): ${reason(error)}`;
         this.deps.log.error(text, error);
         void this.deps.ui.error(text);
       },
@@ -170,6 +170,7 @@ export class PlayerPanel implements vscode.Disposable {
     const n = rows.length;
     const title = t`Checking ${n} entries of user ${this.ref.userId} in ${this.where} live`;
     this.setBusy(t`Checking live: 0 of ${n}…`);
+    let drawn = Date.now();
     try {
       await this.deps.ui.progress(title, (signal, report) =>
         checkLive(client, this.ref, rows, {
@@ -177,6 +178,9 @@ export class PlayerPanel implements vscode.Disposable {
           budgetShare: settings().bulkBudgetShare,
           onMarked: (done) => {
             report(t`${done} of ${n}`);
+            // The page is drawn again at most every 250 ms while rows are marked (and once at the end).
+            if (Date.now() - drawn < 250) return;
+            drawn = Date.now();
             this.setBusy(t`Checking live: ${done} of ${n}…`);
           },
         }),
@@ -357,9 +361,9 @@ function failureOf(message: ToHost | undefined): string {
     case 'open':
       return t`open the entry`;
     case 'ban':
-      return t`ban`;
+      return t`ban the user`;
     case 'unban':
-      return t`unban`;
+      return t`unban the user`;
     case 'action':
       return {
         refresh: t`refresh the player page`,
