@@ -95,6 +95,16 @@ const builds = [
     entryPoints: ['src/core/review/page/main.ts'],
     outfile: 'media/review/main.js',
   },
+  // The player page, the same way.
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    sourcemap: false,
+    entryPoints: ['src/players/page/main.ts'],
+    outfile: 'media/players/main.js',
+  },
 ];
 
 module.exports = { builds, slimDependencies };

@@ -14,6 +14,7 @@ export default defineConfig(
       'media/restrictionLog/main.js',
       'media/queryResults/main.js',
       'media/review/main.js',
+      'media/players/main.js',
     ],
   },
   eslint.configs.recommended,

@@ -20,8 +20,12 @@ import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { entryUri } from './datastores/editor/uris';
+import { activatePlayers } from './players';
+import type { EntryRef } from './players/deps';
+import type { PlayerPanel } from './players/panel';
+import type { PlayerPanels } from './players/panels';
 import { activateQueries } from './queries';
-import type { QueryIndexes } from './queries/indexes';
+import { describeCoverage, type QueryIndexes } from './queries/indexes';
 import type { ResultPanels } from './queries/results/panel';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
 import { restrictionsKeys } from './restrictions/keys';
@@ -49,6 +53,8 @@ export interface TestContext {
   /** The query index of each universe, and the results panels of query documents. */
   queryIndexes: QueryIndexes;
   queryResults: ResultPanels;
+  /** The open player pages. */
+  players: PlayerPanels;
   assets: AssetsModel;
   sandbox: Sandbox;
   status: StatusBar;
@@ -60,6 +66,8 @@ export interface ExtensionApi {
     ctx: TestContext;
     /** What the restriction log's WebviewPanelSerializer does with a panel VS Code restored. */
     reviveLog(panel: vscode.WebviewPanel, state: unknown): RestrictionLogPanel | undefined;
+    /** What the player page's WebviewPanelSerializer does with a panel VS Code restored. */
+    revivePlayer(panel: vscode.WebviewPanel, state: unknown): PlayerPanel | undefined;
   };
 }
 
@@ -88,15 +96,34 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     // The queries area owns the index; it is made just below and asked only once a command runs.
     playerKeys: (u, userId, signal) => queries.indexes.playerKeys(u, userId, signal),
   });
-  // Before restrictions, so the Query Index row follows the data stores' rows. A result row opens its entry in the
-  // data stores' editor, which the queries area cannot name itself.
+  // A result row or a player's entry opens in the data stores' editor, which other areas cannot name themselves.
+  const openEntry = async (entry: EntryRef) => vscode.window.showTextDocument(entryUri(entry), { preview: false });
+  // Before restrictions, so the Query Index row follows the data stores' rows.
   const queries = activateQueries({
     ...core,
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
-    openEntry: async (entry) => vscode.window.showTextDocument(entryUri(entry), { preview: false }),
+    openEntry,
   });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
+  // The player page reads the queries area's index, the places the restrictions area shows, and an open entry's
+  // user ids, each handed over here.
+  const players = activatePlayers({
+    connections,
+    ui,
+    log,
+    extensionUri: context.extensionUri,
+    indexes: {
+      index: (u) => queries.indexes.index(u),
+      covered: (u) => queries.indexes.covered(u),
+      describe: (parts) => describeCoverage(parts),
+      onDidChange: queries.indexes.onDidChange,
+    },
+    places: (u) => restrictions.model.places(u),
+    onDidChangeRestrictions: restrictions.model.onDidChange,
+    openEntry,
+    entryUsers: datastores.entryUsers,
+  });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
   // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
@@ -115,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...datastores.disposables,
     ...restrictions.disposables,
     ...queries.disposables,
+    ...players.disposables,
     ...assets.disposables,
     ...sandbox.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
@@ -139,11 +167,18 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     restrictions: restrictions.model,
     queryIndexes: queries.indexes,
     queryResults: queries.results,
+    players: players.pages,
     assets: assets.model,
     sandbox: sandbox.sandbox,
     status,
   };
-  return { testing: { ctx, reviveLog: (panel, state) => restrictions.logs.revive(panel, state) } };
+  return {
+    testing: {
+      ctx,
+      reviveLog: (panel, state) => restrictions.logs.revive(panel, state),
+      revivePlayer: (panel, state) => players.pages.revive(panel, state),
+    },
+  };
 }
 
 export function deactivate(): void {}

@@ -37,6 +37,7 @@ import { takeSnapshot } from './commands/snapshot';
 import { undeleteEntry } from './commands/undeleteEntry';
 import { undoRestore } from './commands/undoRestore';
 import { activateEditor } from './editor';
+import { entryUsers } from './editor/entryUsers';
 import { DataStoresModel } from './model';
 import { TimeMachine } from './timeMachine';
 import { DataStoresGroupNode } from './tree';
@@ -149,5 +150,7 @@ export function activateDataStores(deps: {
     vscode.workspace.registerTextDocumentContentProvider(planScheme, new PlanValues(operations)),
     ...registerCommands(context, commands),
   ];
-  return { model, timeMachine, documents, operations, disposables };
+  /** The user ids of an open entry, for Show Player… (the players area's, handed over by the wiring). */
+  const users = (uri: vscode.Uri) => entryUsers(editor.editor, uri);
+  return { model, timeMachine, documents, operations, entryUsers: users, disposables };
 }

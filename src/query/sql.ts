@@ -173,7 +173,7 @@ export function playerEntriesSql(userId: number | string | bigint): string {
   const id = userIdOf(userId);
   return [
     `-- Entries of user ${id}: listed in their user ids, or with the id in their key`,
-    'SELECT store, scope, key, user_ids, value FROM entries',
+    'SELECT store, scope, key, version, updated_time, user_ids, value FROM entries',
     `WHERE list_contains(user_ids, ${id})`,
     `   OR (contains(key, ${literal(id)}) AND regexp_matches(key, ${literal(`(^|[^0-9])${id}([^0-9]|$)`)}))`,
     ORDER,

@@ -140,6 +140,12 @@ export class RestrictionNode implements TreeNode {
     return userIdOf(this.restriction);
   }
 
+  /** The user as another area's command takes them: Show Player… on this row. */
+  get player(): { connectionId: string; universeId: number; userId: string } {
+    const { connectionId, universeId } = this.parent.scope;
+    return { connectionId, universeId, userId: this.userId };
+  }
+
   item(): vscode.TreeItem {
     const r = this.restriction.gameJoinRestriction;
     const item = new vscode.TreeItem(this.userId, vscode.TreeItemCollapsibleState.None);

@@ -76,7 +76,7 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
         {
           images: 0,
           scriptsFromReasons: 0,
-          tagsInRows: ['TD', 'TIME', 'TR'],
+          tagsInRows: ['BUTTON', 'TD', 'TIME', 'TR'],
           title: 'Restriction Log',
           pwned: undefined,
         },

@@ -10,6 +10,7 @@ import { deletedEntriesUiTest } from './deletedEntriesUi';
 import { entriesUiTest } from './entriesUi';
 import { keyboardUiTest } from './keyboardUi';
 import { keysUiTest } from './keysUi';
+import { playersUiTest } from './playersUi';
 import { queriesUiTest } from './queriesUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
 import { sandboxUiTest } from './sandboxUi';
@@ -67,4 +68,5 @@ export const UI_TESTS: UiTest[] = [
   deletedEntriesUiTest(RESULTS_DIR),
   walkthroughUiTest(RESULTS_DIR),
   queriesUiTest(RESULTS_DIR),
+  playersUiTest(RESULTS_DIR),
 ];

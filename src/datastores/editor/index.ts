@@ -8,6 +8,7 @@ import { DiffTitles } from './diffTitles';
 import { EntryDocuments } from './documents';
 import { EntryEditor } from './entryEditor';
 import { EntryFileSystem, EntryVersionFileSystem } from './entryFileSystem';
+import { followEntryUsers } from './entryUsers';
 import { EntrySaver } from './save';
 import { entryScheme, versionScheme } from './uris';
 
@@ -20,6 +21,7 @@ export function activateEditor(deps: { model: DataStoresModel; ui: Ui; log: Log;
   const disposables: vscode.Disposable[] = [
     editor,
     new DiffTitles(editor),
+    followEntryUsers(editor),
     files,
     documents,
     vscode.workspace.registerFileSystemProvider(entryScheme, files, { isCaseSensitive: true }),

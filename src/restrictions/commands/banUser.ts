@@ -2,7 +2,7 @@ import { t } from '../../core/text';
 import { describeDuration } from '../duration';
 import type { RestrictionsCommand } from './context';
 import { askRestriction } from './restrictionPrompts';
-import { askUserId, describeScope, restrictionScope, showScope, writable } from './scope';
+import { askUserId, describeScope, playerArg, restrictionScope, showScope, writable } from './scope';
 import { writeRestriction } from './write';
 
 export const banUser: RestrictionsCommand = {
@@ -10,10 +10,12 @@ export const banUser: RestrictionsCommand = {
   get failure() {
     return t`ban the user`;
   },
+  /** On a row (its level; the user id asked), from the palette, or with `{ connectionId, universeId, placeId?, userId }`. */
   async run(ctx, node?: unknown) {
-    const scope = writable(await restrictionScope(ctx, node));
+    const given = playerArg(node);
+    const scope = writable(given?.scope ?? (await restrictionScope(ctx, node)));
     const where = describeScope(scope);
-    const userId = await askUserId(ctx.ui, t`Ban a user from ${where}`);
+    const userId = given?.userId ?? (await askUserId(ctx.ui, t`Ban a user from ${where}`));
     const input = await askRestriction(ctx.ui, t`user ${userId}`);
     const result = await writeRestriction(
       ctx,

@@ -75,6 +75,25 @@ export function showScope(ctx: RestrictionsContext, scope: RestrictionScope): vo
   if (scope.placeId !== undefined) ctx.model.showPlace(scope, scope.placeId);
 }
 
+/** A user of a universe or place, as another area (the player page) names them: a plain object, no tree node. */
+export interface PlayerArg {
+  scope: RestrictionScope;
+  userId: string;
+}
+
+/** `{ connectionId, universeId, placeId?, userId }` (any value can arrive); undefined when it is not one. */
+export function playerArg(arg: unknown): PlayerArg | undefined {
+  const a = arg as Record<string, unknown> | null | undefined;
+  if (typeof a !== 'object' || a === null || typeof a.connectionId !== 'string') return undefined;
+  const id = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+  const userId = String(a.userId ?? '').trim();
+  if (!id(a.universeId) || (a.placeId !== undefined && !id(a.placeId)) || !/^[1-9]\d{0,18}$/.test(userId))
+    return undefined;
+  const scope: RestrictionScope = { connectionId: a.connectionId, universeId: a.universeId as number };
+  if (a.placeId !== undefined) scope.placeId = a.placeId as number;
+  return { scope, userId };
+}
+
 export function asRestriction(node: unknown): RestrictionNode {
   if (!(node instanceof RestrictionNode)) throw new Error(t`choose a restriction in the Universes view`);
   return node;

@@ -263,6 +263,14 @@ export class RestrictionLogPanel implements vscode.Disposable {
         return this.load(false);
       case 'exportCsv':
         return this.exportCsv();
+      case 'showPlayer': {
+        const { connectionId, universeId } = this.target;
+        return vscode.commands.executeCommand('universeExplorer.showPlayer', {
+          connectionId,
+          universeId,
+          userId: m.user,
+        });
+      }
     }
   }
 

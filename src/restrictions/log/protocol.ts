@@ -62,7 +62,9 @@ export type ToHost =
   | { type: 'applyFilter'; filter: LogFilter }
   | { type: 'loadMore' }
   | { type: 'refresh' }
-  | { type: 'exportCsv' };
+  | { type: 'exportCsv' }
+  /** Show Player… (the players area's command) for a row's user. */
+  | { type: 'showPlayer'; user: string };
 
 /**
  * Why an id typed in the filter cannot be used, or undefined when it can ("" means no filter). The page has no
@@ -95,6 +97,10 @@ export function readToHost(message: unknown): ToHost | undefined {
     case 'refresh':
     case 'exportCsv':
       return { type: m.type };
+    case 'showPlayer':
+      return typeof m.user === 'string' && /^[1-9]\d{0,18}$/.test(m.user)
+        ? { type: 'showPlayer', user: m.user }
+        : undefined;
     case 'applyFilter': {
       const f = m.filter as Record<string, unknown> | null | undefined;
       if (typeof f?.user !== 'string' || typeof f.place !== 'string') return undefined;

@@ -104,6 +104,20 @@ function cell(text: string, className?: string): HTMLTableCellElement {
   return td;
 }
 
+/** The user id as a button that opens the player's page (Show Player…). */
+function userCell(user: string): HTMLTableCellElement {
+  const td = cell('');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'link';
+  button.textContent = user;
+  button.title = t`Show Player ${user}`;
+  button.setAttribute('aria-label', t`Show Player ${user}`);
+  button.addEventListener('click', () => send({ type: 'showPlayer', user }));
+  td.append(button);
+  return td;
+}
+
 /** Read when a row is drawn, so the display language's bundle (sent after load) is used. */
 const ACTION: Record<LogRow['action'], () => string> = { ban: () => t`Ban`, edit: () => t`Edit`, lift: () => t`Lift` };
 
@@ -117,7 +131,7 @@ function row(r: LogRow): HTMLTableRowElement {
   timeCell.append(time);
   tr.append(
     timeCell,
-    cell(r.user),
+    userCell(r.user),
     cell(ACTION[r.action](), `action ${r.action}`),
     cell(r.place || t`universe`, r.place ? undefined : 'muted'),
     cell(r.moderator),
