@@ -135,7 +135,10 @@ export async function universeFrom(ui: Ui, connections: Connections, node: unkno
 
 /** A user id typed: a positive whole number. */
 export async function askUserId(ui: Ui, title: string): Promise<number> {
-  const check = (v: string) => (/^\s*[1-9]\d{0,15}\s*$/.test(v) ? undefined : t`A user id is a positive whole number.`);
+  const check = (v: string) =>
+    /^[1-9]\d*$/.test(v.trim()) && Number.isSafeInteger(Number(v.trim()))
+      ? undefined
+      : t`A user id is a positive whole number.`;
   const text = required(await ui.input({ title, prompt: t`User id`, validateInput: check }));
   const problem = check(text);
   if (problem) throw new Error(problem);

@@ -3,13 +3,13 @@
 // (a restriction log row), or from an open entry (its user ids; one picked when there are several).
 import vscode = require('vscode');
 import type { CommandBase, CommandDef } from '../core/commands';
-import { pickConnection, pickUniverse } from '../core/prompts';
+import { askUserId, pickConnection, pickUniverse } from '../core/prompts';
 import { t } from '../core/text';
 import { required } from '../core/ui';
 import type { PlayerDeps } from './deps';
 import type { PlayerPanel } from './panel';
 import type { PlayerPanels } from './panels';
-import { readPlayerRef, userIdOf, type PlayerRef } from './protocol';
+import { readPlayerRef, type PlayerRef } from './protocol';
 
 export interface PlayersContext extends CommandBase, Pick<PlayerDeps, 'connections' | 'entryUsers'> {
   pages: PlayerPanels;
@@ -33,15 +33,7 @@ async function playerOf(ctx: PlayersContext, arg: unknown): Promise<PlayerRef> {
   const universe = await pickUniverse(ctx.ui, connection);
   const u = { connectionId: connection.id, universeId: universe.id };
   const where = universe.name ? t`${universe.name} (${universe.id})` : t`universe ${universe.id}`;
-  const text = required(
-    await ctx.ui.input({
-      title: t`Show Player in ${where}`,
-      prompt: t`User id`,
-      validateInput: (v) => (userIdOf(v) === undefined ? t`A user id is a positive whole number.` : undefined),
-    }),
-  );
-  const userId = userIdOf(text);
-  if (userId === undefined) throw new Error(t`"${text}" is not a user id (a positive whole number)`);
+  const userId = await askUserId(ctx.ui, t`Show Player in ${where}`);
   return { ...u, userId };
 }
 

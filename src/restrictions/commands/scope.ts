@@ -1,5 +1,6 @@
 // Where a restriction command acts: the node it was run on, or (from the command palette) a universe picked from
 // the connections, and a level (the whole universe or one place) when the command writes or reads one user.
+import { askUserId as askId } from '../../core/prompts';
 import { pickConnection, pickUniverse } from '../../core/prompts';
 import { t } from '../../core/text';
 import { UniverseNode } from '../../core/tree/connectionNodes';
@@ -38,12 +39,9 @@ export async function askPlaceId(ui: Ui): Promise<number> {
   return id;
 }
 
+/** A user id typed, as the restrictions API names users. */
 export async function askUserId(ui: Ui, title: string): Promise<string> {
-  const check = idRule(t`A user id is a positive whole number.`);
-  const text = required(await ui.input({ title, prompt: t`User id`, validateInput: check })).trim();
-  const problem = check(text);
-  if (problem) throw new Error(problem);
-  return text;
+  return String(await askId(ui, title));
 }
 
 /**
