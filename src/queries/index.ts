@@ -1,5 +1,5 @@
-// The queries area: the query index of each universe (built from its data stores, src/query), query documents in
-// the universe-query language, and the results panel.
+// The queries area: the query index of each universe (built from its data stores or an export file, src/query, and
+// exported as Parquet), query documents in the universe-query language with their completions, and the results panel.
 import vscode = require('vscode');
 import { registerCommands } from '../core/commands';
 import type { Connections } from '../core/connections';
@@ -9,13 +9,23 @@ import type { Ui } from '../core/ui';
 import { sameUniverse } from '../core/universe';
 import { buildQueryIndex, refreshQueryIndex } from './commands/buildQueryIndex';
 import type { QueriesCommand } from './commands/context';
+import { exportIndexParquet, loadQueryIndex } from './commands/indexFiles';
 import { findValue, queryData, runQuery } from './commands/runQuery';
+import { QueryCompletions, TRIGGERS } from './completions';
 import { queryLanguage, RunQueryLens } from './document';
 import { QueryIndexes } from './indexes';
 import { ResultPanels, type RowEntry } from './results/panel';
 import { QueryIndexNode } from './tree';
 
-const commands: readonly QueriesCommand[] = [buildQueryIndex, refreshQueryIndex, queryData, runQuery, findValue];
+const commands: readonly QueriesCommand[] = [
+  buildQueryIndex,
+  refreshQueryIndex,
+  queryData,
+  runQuery,
+  findValue,
+  exportIndexParquet,
+  loadQueryIndex,
+];
 
 export function activateQueries(deps: {
   connections: Connections;
@@ -40,6 +50,11 @@ export function activateQueries(deps: {
         if (node instanceof QueryIndexNode && sameUniverse(node.ref, u)) tree.update(node);
     }),
     vscode.languages.registerCodeLensProvider({ language: queryLanguage }, new RunQueryLens()),
+    vscode.languages.registerCompletionItemProvider(
+      { language: queryLanguage },
+      new QueryCompletions(indexes, log),
+      ...TRIGGERS,
+    ),
     ...registerCommands({ ui, log, connections, indexes, results }, commands),
   ];
   return { indexes, results, disposables };
