@@ -8,13 +8,13 @@ import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { sameUniverse } from '../core/universe';
 import { buildQueryIndex, refreshQueryIndex } from './commands/buildQueryIndex';
-import type { QueriesCommand } from './commands/context';
+import type { QueriesCommand, QueriesContext } from './commands/context';
 import { exportIndexParquet, loadQueryIndex } from './commands/indexFiles';
-import { findValue, queryData, runQuery } from './commands/runQuery';
+import { findValue, queryData, queryResult, runQuery } from './commands/runQuery';
 import { QueryCompletions, TRIGGERS } from './completions';
 import { queryLanguage, RunQueryLens } from './document';
 import { QueryIndexes } from './indexes';
-import { ResultPanels, type RowEntry } from './results/panel';
+import { ResultPanel, ResultPanels, type RowEntry } from './results/panel';
 import { QueryIndexNode } from './tree';
 
 const commands: readonly QueriesCommand[] = [
@@ -40,7 +40,14 @@ export function activateQueries(deps: {
 }) {
   const { connections, ui, log, tree } = deps;
   const indexes = QueryIndexes.under(connections, deps.storageDir);
-  const results = new ResultPanels({ ui, log, extensionUri: deps.extensionUri, openEntry: deps.openEntry });
+  const results = new ResultPanels({
+    ui,
+    log,
+    extensionUri: deps.extensionUri,
+    openEntry: deps.openEntry,
+    runQuery: (u, sql) => queryResult(ctx, u, sql),
+  });
+  const ctx: QueriesContext = { ui, log, connections, indexes, results };
   tree.addGroup((universe) => new QueryIndexNode(indexes, universe));
   const disposables: vscode.Disposable[] = [
     indexes,
@@ -55,7 +62,10 @@ export function activateQueries(deps: {
       new QueryCompletions(indexes, log),
       ...TRIGGERS,
     ),
-    ...registerCommands({ ui, log, connections, indexes, results }, commands),
+    vscode.window.registerWebviewPanelSerializer(ResultPanel.viewType, {
+      deserializeWebviewPanel: async (panel, state) => void results.revive(panel, state),
+    }),
+    ...registerCommands(ctx, commands),
   ];
   return { indexes, results, disposables };
 }

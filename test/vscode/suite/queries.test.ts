@@ -336,6 +336,56 @@ suite('queries: the query index, query documents and results', function () {
     );
   });
 
+  test('a results panel VS Code restores after a window reload offers Run Again, which shows its rows again', async () => {
+    const document = await queryDocument("SELECT key FROM entries WHERE store = 'PlayerData' ORDER BY key");
+    answer();
+    const first = await run(document);
+    assert.ok(first);
+    // What the page saves with vscode.setState, and VS Code hands back to the serializer after a reload.
+    const saved = { restore: first.state.restore };
+    assert.deepEqual(saved.restore, {
+      connectionId,
+      universeId: U,
+      universeName: 'Query Universe (8181) on Query Tests',
+      sql: document.getText(),
+      document: document.uri.toString(),
+    });
+    first.panel.dispose();
+
+    const restoredPanel = () =>
+      vscode.window.createWebviewPanel('universeExplorer.queryResults', 'Query Results', vscode.ViewColumn.Beside, {});
+    const revived = ctx.queryResults.revive(restoredPanel(), saved);
+    assert.ok(revived, 'the saved state was refused');
+    assert.deepEqual([revived.state.notRun, revived.state.total], [true, 0]);
+    assert.equal(revived.panel.title, 'Query Results: Query Universe (8181) on Query Tests');
+    assert.equal(revived.panel.webview.options.enableScripts, true);
+    await until('the revived page to load', () => revived.ready);
+    await revived.receive({ type: 'runAgain' });
+    assert.deepEqual(ui.messages('error'), []);
+    assert.equal(revived.state.notRun, false);
+    assert.deepEqual(revived.window(0, 5), [['Player_1'], ['Player_2'], ['Player_3']]);
+    // (assert.ok, not equal: a failed equal would print the whole panel, and with it the extension host)
+    assert.ok((await run(document)) === revived, 'running the document again shows its rows in the revived panel');
+
+    // A state that is not ours, or a document whose panel is open already: the restored panel is closed.
+    const bad = [
+      undefined,
+      'text',
+      {},
+      { restore: { ...saved.restore, universeId: 0 } },
+      { restore: { ...saved.restore, sql: 1 } },
+      saved,
+    ];
+    for (const state of bad) {
+      const panel = restoredPanel();
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      assert.ok(ctx.queryResults.revive(panel, state) === undefined, `a panel was made for ${JSON.stringify(state)}`);
+      assert.ok(closed, `a panel was kept for ${JSON.stringify(state)}`);
+    }
+    revived.panel.dispose();
+  });
+
   test('the page asks the host only for the rows in view', async () => {
     const document = await queryDocument('SELECT range AS n, entries.key FROM range(20000) LEFT JOIN entries ON false');
     answer();
