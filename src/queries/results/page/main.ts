@@ -38,7 +38,7 @@ function drawState(next: ResultState): void {
   title.textContent = next.title;
   notRun.hidden = !next.notRun;
   viewport.hidden = next.notRun;
-  exportCsv.disabled = exportNdjson.disabled = next.notRun;
+  exportCsv.hidden = exportNdjson.hidden = next.notRun;
   element('notRunSql').textContent = next.restore.sql;
   status.textContent = next.notRun
     ? t`not run in this window`
