@@ -28,6 +28,7 @@ export {
   failuresFileFor,
   importDataStore,
   ImportStoppedError,
+  listAhead,
   orderedMap,
   parseHeaderLine,
   planImport,
@@ -47,6 +48,7 @@ export {
   type ImportPlanCounts,
   type ImportPlanStore,
   type ImportResult,
+  type ListAheadOptions,
   type SchedulerOptions,
 } from './bulk';
 export { MEDIA_TYPES, assetTypesFor, mediaTypeFor } from './assets';

@@ -1,5 +1,5 @@
-// The queries area: the query index of each universe (built from its data stores, src/query), query documents in
-// the universe-query language, and the results panel.
+// The queries area: the query index of each universe (built from its data stores or an export file, src/query, and
+// exported as Parquet), query documents in the universe-query language with their completions, and the results panel.
 import vscode = require('vscode');
 import { registerCommands } from '../core/commands';
 import type { Connections } from '../core/connections';
@@ -8,14 +8,24 @@ import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import { sameUniverse } from '../core/universe';
 import { buildQueryIndex, refreshQueryIndex } from './commands/buildQueryIndex';
-import type { QueriesCommand } from './commands/context';
-import { findValue, queryData, runQuery } from './commands/runQuery';
+import type { QueriesCommand, QueriesContext } from './commands/context';
+import { exportIndexParquet, loadQueryIndex } from './commands/indexFiles';
+import { findValue, queryData, queryResult, runQuery } from './commands/runQuery';
+import { QueryCompletions, TRIGGERS } from './completions';
 import { queryLanguage, RunQueryLens } from './document';
 import { QueryIndexes } from './indexes';
-import { ResultPanels, type RowEntry } from './results/panel';
+import { ResultPanel, ResultPanels, type RowEntry } from './results/panel';
 import { QueryIndexNode } from './tree';
 
-const commands: readonly QueriesCommand[] = [buildQueryIndex, refreshQueryIndex, queryData, runQuery, findValue];
+const commands: readonly QueriesCommand[] = [
+  buildQueryIndex,
+  refreshQueryIndex,
+  queryData,
+  runQuery,
+  findValue,
+  exportIndexParquet,
+  loadQueryIndex,
+];
 
 export function activateQueries(deps: {
   connections: Connections;
@@ -30,7 +40,14 @@ export function activateQueries(deps: {
 }) {
   const { connections, ui, log, tree } = deps;
   const indexes = QueryIndexes.under(connections, deps.storageDir);
-  const results = new ResultPanels({ ui, log, extensionUri: deps.extensionUri, openEntry: deps.openEntry });
+  const results = new ResultPanels({
+    ui,
+    log,
+    extensionUri: deps.extensionUri,
+    openEntry: deps.openEntry,
+    runQuery: (u, sql) => queryResult(ctx, u, sql),
+  });
+  const ctx: QueriesContext = { ui, log, connections, indexes, results };
   tree.addGroup((universe) => new QueryIndexNode(indexes, universe));
   const disposables: vscode.Disposable[] = [
     indexes,
@@ -40,7 +57,15 @@ export function activateQueries(deps: {
         if (node instanceof QueryIndexNode && sameUniverse(node.ref, u)) tree.update(node);
     }),
     vscode.languages.registerCodeLensProvider({ language: queryLanguage }, new RunQueryLens()),
-    ...registerCommands({ ui, log, connections, indexes, results }, commands),
+    vscode.languages.registerCompletionItemProvider(
+      { language: queryLanguage },
+      new QueryCompletions(indexes, log),
+      ...TRIGGERS,
+    ),
+    vscode.window.registerWebviewPanelSerializer(ResultPanel.viewType, {
+      deserializeWebviewPanel: async (panel, state) => void results.revive(panel, state),
+    }),
+    ...registerCommands(ctx, commands),
   ];
   return { indexes, results, disposables };
 }

@@ -7,11 +7,13 @@ import type { Connections } from '../core/connections';
 import { t } from '../core/text';
 import { localTime, timeOfDay } from '../core/time';
 import { universeKey, type UniverseAddress } from '../core/universe';
-import { UniverseIndex, type IndexedPart } from '../query';
+import { UniverseIndex, type IndexedPart, type JsonFields } from '../query';
 
 export class QueryIndexes implements vscode.Disposable {
   private readonly indexes = new Map<string, UniverseIndex>();
   private readonly parts = new Map<string, IndexedPart[]>();
+  /** The JSON fields of each index's values, read on first use and again after a build. */
+  private readonly fieldsRead = new Map<string, Promise<JsonFields>>();
   private readonly changed = new vscode.EventEmitter<UniverseAddress>();
   /** A universe's index was built, refreshed or read for the first time. */
   readonly onDidChange = this.changed.event;
@@ -41,8 +43,9 @@ export class QueryIndexes implements vscode.Disposable {
     return this.parts.get(universeKey(u));
   }
 
-  /** Reads what the index covers again, and tells the tree. */
+  /** Reads what the index covers again, and tells the tree. The JSON fields are read again when next asked. */
   async reload(u: UniverseAddress): Promise<IndexedPart[]> {
+    this.fieldsRead.delete(universeKey(u));
     const parts = await this.index(u).info();
     this.parts.set(universeKey(u), parts);
     this.changed.fire(u);
@@ -71,6 +74,25 @@ export class QueryIndexes implements vscode.Disposable {
       parts,
       keys: rows.map(([store, scope, key]) => ({ store: `${store}`, scope: `${scope}`, key: `${key}` })),
     };
+  }
+
+  /**
+   * The JSON fields seen in the index's values (for completions), read once per build; undefined when the universe
+   * has no index file (nothing is opened then). A failed read is tried again on the next call.
+   */
+  async fields(u: UniverseAddress): Promise<JsonFields | undefined> {
+    const key = universeKey(u);
+    let read = this.fieldsRead.get(key);
+    if (!read) {
+      const index = this.index(u);
+      if (!fs.existsSync(index.file)) return undefined;
+      read = index.jsonFields();
+      this.fieldsRead.set(key, read);
+      read.catch(() => {
+        if (this.fieldsRead.get(key) === read) this.fieldsRead.delete(key);
+      });
+    }
+    return read;
   }
 
   dispose(): void {

@@ -1,9 +1,10 @@
 // The query index of a universe's data stores on DuckDB (docs/ARCHITECTURE.md, "The query index"). No vscode here,
 // and nothing of DuckDB is loaded until an index is used.
-export { fileSafe } from './files';
+export { fieldName, jsonPathOf, type FieldPath, type JsonField, type JsonFields } from './fields';
+export { fileSafe, headerOf } from './files';
+export { UniverseIndex } from './universeIndex';
 export {
   QueryError,
-  UniverseIndex,
   type BuildOptions,
   type BuildProgress,
   type BuildResult,
@@ -12,6 +13,6 @@ export {
   type QueryOptions,
   type QueryResult,
   type UniverseIndexOptions,
-} from './universeIndex';
+} from './types';
 export type { Column } from './engine';
 export { ENTRIES_COLUMNS, findValueSql, INDEX_INFO_COLUMNS, playerEntriesSql, type IndexedEntry } from './sql';

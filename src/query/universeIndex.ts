@@ -3,18 +3,11 @@
 // loaded on first use, through engine.ts, and let go after a while unused so another window can open the file.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import {
-  describeHeader,
-  exportDataStore,
-  isAbort,
-  type ApiVersion,
-  type ExportCounts,
-  type ExportResult,
-  type OpenApiClient,
-} from '../api';
+import { describeHeader, exportDataStore, isAbort, type OpenApiClient } from '../api';
 import { IndexDatabase } from './database';
+import { FIELD_LIMITS, jsonFieldsSql, readFields, type JsonFields } from './fields';
 import { fileSafe, headerOf, startedAt } from './files';
-import type { Engine, Rows } from './engine';
+import type { Engine } from './engine';
 import {
   analyzed,
   entryUpdate,
@@ -30,90 +23,16 @@ import {
   type EntryUpdate,
   type IndexedEntry,
 } from './sql';
-
-export interface UniverseIndexOptions {
-  /** The folder holding every universe's index (the editor passes its global storage). */
-  dir: string;
-  /** The universe's key (core's `universeKey`, "<connection>/<universe id>"): the name of its folder. */
-  universeKey: string;
-  /** The universe's id, as the service knows it: what live builds export and files must name. */
-  universeId: number | string;
-  /** DuckDB's threads (default: one per core). */
-  threads?: number;
-  /** DuckDB's memory_limit (default "1GB"); what does not fit spills to `<folder>/tmp`. */
-  memoryLimit?: string;
-  /** The database is let go this long after its last use (default 30 s), so another window can open it. */
-  idleCloseMs?: number;
-}
-
-export interface LiveBuildArgs {
-  store: string;
-  /** One scope; all scopes when left out. */
-  scope?: string;
-  /** The data stores API to read through (default v1). */
-  api?: ApiVersion;
-  /** Go on from a build that stopped, in the same file (default); false starts over. */
-  resume?: boolean;
-}
-
-export type BuildProgress =
-  ({ phase: 'reading'; ratePerSecond: number } & ExportCounts) | { phase: 'loading'; percent?: number };
-
-export interface BuildOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: BuildProgress) => void;
-  /** Requests in flight at most (the export's, default 16). */
-  concurrency?: number;
-  /** The share of each rate window the export may spend (the setting universeExplorer.bulk.budgetShare). */
-  budgetShare?: number;
-}
-
-export interface BuildResult {
-  store: string;
-  /** The scope built; undefined: all scopes. */
-  scope?: string;
-  /** Rows now in the index for what was built. */
-  entries: number;
-  /** When the entries were read (ISO 8601): a live build's start (its first part's, when resumed), a file's time. */
-  asOf: string;
-  ms: number;
-  /** A live build: what its export did (entries it could not read are in `failuresFile`). */
-  export?: ExportResult;
-}
-
-export interface QueryOptions {
-  signal?: AbortSignal;
-  /** Rows at most (default 1,000); `truncated` says when there were more. */
-  limit?: number;
-}
-
-export type QueryResult = Rows;
-
-/** One row of index_info (see sql.ts). */
-export interface IndexedPart {
-  store: string;
-  /** Undefined: all scopes of the store. */
-  scope?: string;
-  entries: number;
-  asOf: string;
-  builtAt: string;
-  /** "service", or the export file's path. */
-  source: string;
-  failed: number;
-  failuresFile?: string;
-}
-
-/** A query that failed (DuckDB's message, with the position it names) or that is not run (`refused`). */
-export class QueryError extends Error {
-  constructor(
-    message: string,
-    readonly refused = false,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = 'QueryError';
-  }
-}
+import {
+  QueryError,
+  type BuildOptions,
+  type BuildResult,
+  type IndexedPart,
+  type LiveBuildArgs,
+  type QueryOptions,
+  type QueryResult,
+  type UniverseIndexOptions,
+} from './types';
 
 const DEFAULT_LIMIT = 1000;
 
@@ -303,6 +222,17 @@ export class UniverseIndex {
     return { sql, ...(await this.query(sql, opts)) };
   }
 
+  /**
+   * The JSON fields seen in the values, the most common first (jsonFieldsSql): a sample of a large index, a few levels
+   * down. For completions; cheap enough to run on demand and keep until the next build.
+   */
+  async jsonFields(opts: { signal?: AbortSignal } = {}): Promise<JsonFields> {
+    const { rows } = await this.db.use((engine) =>
+      engine.read(jsonFieldsSql(), { limit: FIELD_LIMITS.paths, signal: opts.signal }),
+    );
+    return readFields(rows);
+  }
+
   /** What is indexed: one row per build (index_info). */
   async info(): Promise<IndexedPart[]> {
     const { rows } = await this.db.use((engine) =>
@@ -325,7 +255,10 @@ export class UniverseIndex {
   }
 
   /** Writes every entry to `<dir>/entries.parquet` (zstd), in store, scope and key order. */
-  async exportParquet(dir: string, opts: { signal?: AbortSignal } = {}): Promise<{ file: string; rows: number }> {
+  async exportParquet(
+    dir: string,
+    opts: { signal?: AbortSignal; onProgress?: (percent: number) => void } = {},
+  ): Promise<{ file: string; rows: number }> {
     await fsp.mkdir(dir, { recursive: true });
     const file = path.resolve(dir, 'entries.parquet');
     const [rows] = await this.db.exclusive((engine) =>
@@ -337,7 +270,7 @@ export class UniverseIndex {
               '(FORMAT parquet, COMPRESSION zstd)',
           },
         ],
-        { signal: opts.signal },
+        { signal: opts.signal, onProgress: opts.onProgress },
       ),
     );
     return { file, rows };

@@ -12,6 +12,7 @@ import {
   failuresFileFor,
   importDataStore,
   planImport,
+  type ExportCounts,
   type OpenApiClient,
 } from '../../src/api';
 import { makeClient, rejection } from './support/client';
@@ -236,6 +237,23 @@ describe('export', () => {
       [['n', 'the value was not JSON and the line holds its text, which is not the value']],
       'the line holding text is not imported as a string',
     );
+  });
+
+  it('lists the keys ahead of the reads, so how many there are is known long before they are read', async () => {
+    await seedMany('Ahead', 300);
+    // Reads take a while; lists do not: the listing (a request per 50 keys) gets ahead of the reads (one per key).
+    await shared.emulator.fault({ method: 'GET', path: '/entries/entry', delayMs: 10, times: 300 });
+    const reports: ExportCounts[] = [];
+    const result = await exportDataStore(
+      shared.client,
+      { universeId: U, datastoreName: 'Ahead', file: file('ahead.ndjson'), pageSize: 50 },
+      { concurrency: 4, onProgress: (p) => reports.push({ ...p }) },
+    );
+    assert.deepEqual([result.exported, result.listed, result.listedAll], [300, 300, true]);
+    const early = reports.find((p) => p.listedAll);
+    assert.ok(early, 'a report said the listing was complete');
+    assert.equal(early.listed, 300);
+    assert.ok(early.exported < 150, `the listing was complete with ${early.exported} of 300 read`);
   });
 
   it('refuses to continue into a file that is not an export', async () => {

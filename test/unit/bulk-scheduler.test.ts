@@ -1,7 +1,8 @@
 // The bulk scheduler with plain tasks: its concurrency bound, pacing from rate-limit figures, 429s and abort.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { orderedMap, RateLimitedError, Scheduler, type RateLimit } from '../../src/api';
+import { listAhead, orderedMap, RateLimitedError, Scheduler, type RateLimit } from '../../src/api';
+import type { Page } from '../../src/api/paging';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -275,5 +276,91 @@ describe('bulk scheduler', () => {
     assert.deepEqual(out, [0, 1, 2, 3, 4, 5]);
     assert.equal(peak, 2);
     assert.deepEqual(whileHeadRan, [0, 1, 2, 3, 4, 5]); // the next batch too, before the head settled
+  });
+});
+
+/** `count` pages of `size` numbers; page i > 0 is fetched by `fetch(i)`, which the test ends when it chooses. */
+function numberPages(count: number, size: number, fetch: (i: number) => Promise<void>): Page<number> {
+  const make = (i: number): Page<number> => {
+    const items = Array.from({ length: size }, (_, j) => i * size + j);
+    return {
+      items,
+      next: i + 1 < count ? String(i + 1) : undefined,
+      nextPage: async () => {
+        if (i + 1 >= count) return undefined;
+        await fetch(i + 1);
+        return make(i + 1);
+      },
+      [Symbol.asyncIterator]: async function* () {
+        yield* items;
+      },
+    };
+  };
+  return make(0);
+}
+
+describe('listAhead', () => {
+  it('lists on while the reader holds its items, up to maxAhead, and tells each page as it comes', async () => {
+    const fetches = gates();
+    const told: [number, boolean][] = [];
+    const it = listAhead(new Scheduler(), numberPages(5, 2, fetches.call), {
+      maxAhead: 4,
+      onPage: (items, last) => told.push([items.length, last]),
+    })[Symbol.asyncIterator]();
+    assert.deepEqual((await it.next()).value, [0, 1]);
+    // The reader holds page 0 and asks for nothing more; the listing goes on until 4 items wait for it.
+    assert.deepEqual(await fetches.waiting(), [1]);
+    fetches.end(1);
+    assert.deepEqual(await fetches.waiting(), [2]);
+    fetches.end(2);
+    assert.deepEqual(await fetches.waiting(), [], 'the listing waits while 4 items are held');
+    assert.deepEqual(told, [
+      [2, false],
+      [2, false],
+      [2, false],
+    ]);
+    assert.deepEqual((await it.next()).value, [2, 3]);
+    assert.deepEqual(await fetches.waiting(), [3], 'a page taken lets the listing go on');
+    fetches.end(3);
+    assert.deepEqual(await fetches.waiting(), [], 'held again: 4 items');
+    const rest: number[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      rest.push(...r.value);
+      for (const i of await fetches.waiting()) fetches.end(i);
+    }
+    assert.deepEqual(rest, [4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(told.at(-1), [2, true]);
+    assert.equal(told.length, 5);
+  });
+
+  it('a page that fails fails the iteration after the pages before it', async () => {
+    const fetches = gates();
+    const out: number[] = [];
+    const failed = (async () => {
+      try {
+        for await (const items of listAhead(new Scheduler(), numberPages(4, 2, fetches.call), { maxAhead: 100 })) {
+          out.push(...items);
+          for (const i of await fetches.waiting()) {
+            if (i === 2) fetches.fail(i, new Error('page 2 failed'));
+            else fetches.end(i);
+          }
+        }
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    assert.equal((await failed)?.message, 'page 2 failed');
+    assert.deepEqual(out, [0, 1, 2, 3]);
+  });
+
+  it('stopping the iteration stops the listing', async () => {
+    const fetches = gates();
+    for await (const items of listAhead(new Scheduler(), numberPages(10, 2, fetches.call), { maxAhead: 2 })) {
+      assert.deepEqual(items, [0, 1]);
+      break;
+    }
+    assert.deepEqual(await fetches.waiting(), [1], 'the page asked for before the stop');
+    fetches.end(1);
+    assert.deepEqual(await fetches.waiting(), [], 'and none after it');
   });
 });

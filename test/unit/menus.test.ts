@@ -170,9 +170,16 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     ],
     inline: ['filterDataStores', 'refresh'],
   },
-  queryIndex: { menu: ['buildQueryIndex', 'findValue', 'queryData'], inline: [] },
+  queryIndex: { menu: ['buildQueryIndex', 'findValue', 'loadQueryIndexFromFile', 'queryData'], inline: [] },
   'queryIndex.built': {
-    menu: ['buildQueryIndex', 'findValue', 'queryData', 'refreshQueryIndex'],
+    menu: [
+      'buildQueryIndex',
+      'exportQueryIndexParquet',
+      'findValue',
+      'loadQueryIndexFromFile',
+      'queryData',
+      'refreshQueryIndex',
+    ],
     inline: ['refreshQueryIndex'],
   },
   operations: { menu: [], inline: [] },

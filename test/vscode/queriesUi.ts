@@ -1,12 +1,13 @@
 // UI test of queries in the real workbench: Build Query Index… from the palette (the store checked in the quick
 // pick), the Query Index row, Query Data… and Ctrl+Enter in the query document, then the results webview: cells
-// are text, only a window of rows is drawn, a header click sorts, and a double-click opens the row's entry.
+// are text, only a window of rows is drawn, a header click sorts, and a double-click opens the row's entry; typing
+// value->>' lists the JSON fields the index has seen; after a window reload the results panel offers Run Again.
 import * as assert from 'node:assert/strict';
 import type { UiTest, Workbench } from './workbench';
 
 export function queriesUiTest(resultsDir: string): UiTest {
   return {
-    name: 'queries: build the index, run the starter query with Ctrl+Enter, sort the grid and open a row',
+    name: 'queries: build the index, run the starter query with Ctrl+Enter, sort the grid, open a row, complete a field, run again after a reload',
     fn: async (wb: Workbench) => {
       const page = wb.page;
       await wb.openViewContainer('Universes');
@@ -74,6 +75,37 @@ export function queriesUiTest(resultsDir: string): UiTest {
         .locator('.tabs-container .tab', { hasText: `${key}.json` })
         .first()
         .waitFor({ timeout: 20_000 });
+
+      // Typing value->>' in the query lists the JSON fields of the demo's PlayerData values.
+      await wb.tab('-- universe: sandbox/').click();
+      await page.locator('.monaco-editor .view-lines', { hasText: '-- universe: sandbox/' }).first().click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type("SELECT value->>'");
+      const suggestions = page.locator('.suggest-widget.visible .monaco-list-row');
+      await suggestions.filter({ hasText: 'coins' }).first().waitFor({ timeout: 20_000 });
+      const labels = await suggestions.locator('.label-name').allTextContents();
+      for (const field of ['coins', 'level', 'xp', 'tutorialDone', 'lastLogin']) {
+        assert.ok(labels.includes(field), `${field} in ${labels.join(', ')}`);
+      }
+      assert.ok(!labels.includes('entries'), 'no table names inside a string');
+      await wb.screenshot(resultsDir, 'queries-completions');
+      await page.keyboard.press('Escape');
+
+      // After a window reload the results panel comes back with its query and Run Again, which shows the rows.
+      await wb.reload();
+      await wb.tab('Query Results').click();
+      const restored = await wb.webviewFrame('#runAgain');
+      await restored.locator('#runAgain').waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match((await restored.locator('#notRunSql').textContent()) ?? '', /FROM entries/);
+      assert.equal(await restored.locator('#exportCsv').isVisible(), false, 'nothing to export before it runs');
+      await wb.screenshot(resultsDir, 'queries-run-again');
+      await restored.locator('#runAgain').click();
+      await restored.locator('#rows tr[data-row]').first().waitFor({ timeout: 30_000 });
+      assert.equal(await restored.locator('#notRun').isVisible(), false);
+      assert.equal(await restored.locator('#exportCsv').isVisible(), true);
+      assert.match((await restored.locator('#status').textContent()) ?? '', /^\d+ rows/);
     },
   };
 }

@@ -37,7 +37,7 @@ import {
   type Line,
 } from './ndjson';
 import { bulkRun, Progress, type BulkOptions, type BulkRun } from './progress';
-import { pagesAhead, Scheduler } from './scheduler';
+import { listAhead, Scheduler } from './scheduler';
 
 export interface ExportArgs {
   universeId: number | string;
@@ -78,6 +78,13 @@ export interface ExportCounts {
   skipped: number;
   /** Entries that could not be read, each listed in the failures file (an export resumed later tries them again). */
   failed: number;
+  /** Keys listed so far that this run reads (those already in the file left out). */
+  listed: number;
+  /**
+   * The listing is complete, so `listed` is every key this run reads. The listing runs ahead of the reads (it needs a
+   * request per page, the reads one per key), so this is known long before the export is done.
+   */
+  listedAll: boolean;
 }
 
 export interface ExportResult extends ExportCounts {
@@ -204,18 +211,28 @@ async function entriesInFile(
   return complete ? done : undefined;
 }
 
+/** Keys listed and not yet read at most (about 30 MB of keys): beyond that the listing waits for the reads. */
+const LIST_AHEAD = 200_000;
+
 /**
- * The pages of keys not yet in the file. Listing goes through the scheduler (it counts against the same limit), one
- * page ahead, so the reads never wait for a page.
+ * The pages of keys not yet in the file, counted into `counts` as they are listed. Listing goes through the scheduler
+ * (it counts against the same limit) and runs ahead of the reads, so the reads never wait for a page and the number
+ * of keys is known early.
  */
 async function* pagesToRead(
   scheduler: Scheduler,
   first: Promise<Page<EntryKey>>,
   done: Set<string> | undefined,
   budget: string | undefined,
+  counts: ExportCounts,
 ): AsyncGenerator<EntryKey[]> {
-  for await (const items of pagesAhead(scheduler, await first, budget)) {
-    yield done?.size ? items.filter((k) => !done.has(idOf(k))) : items;
+  const toRead = (items: EntryKey[]): EntryKey[] => (done?.size ? items.filter((k) => !done.has(idOf(k))) : items);
+  const onPage = (items: EntryKey[], last: boolean): void => {
+    counts.listed += toRead(items).length;
+    counts.listedAll = last;
+  };
+  for await (const items of listAhead(scheduler, await first, { budget, maxAhead: LIST_AHEAD, onPage })) {
+    yield toRead(items);
   }
 }
 
@@ -245,7 +262,7 @@ async function exportWith(
     : { universeId, datastoreName, scope: args.scope ?? 'global' };
   const done = (args.resume ?? true) ? await entriesInFile(args.file, header, signal) : undefined;
   const progress = new Progress<ExportCounts>(
-    { exported: 0, resumed: done?.size ?? 0, skipped: 0, failed: 0 },
+    { exported: 0, resumed: done?.size ?? 0, skipped: 0, failed: 0, listed: 0, listedAll: false },
     (c) => c.exported + c.skipped + c.failed,
     opts.onProgress,
   );
@@ -324,7 +341,7 @@ async function exportWith(
   const counts = progress.counts;
   let ms: number;
   try {
-    const pages = pagesToRead(scheduler, first, done, listBudget);
+    const pages = pagesToRead(scheduler, first, done, listBudget, counts);
     // As many entries running as the scheduler has slots (none waits in its queue), more results held for their turn.
     for await (const results of run.map(pages, read, { running: scheduler.concurrency, progress })) {
       for (const result of results) {

@@ -18,4 +18,4 @@ export {
 } from './importPlan';
 export { describeHeader, failuresFileFor, parseHeaderLine, type ExportHeader } from './ndjson';
 export { StoppedError, type BulkOptions } from './progress';
-export { orderedMap, Scheduler, type SchedulerOptions } from './scheduler';
+export { listAhead, orderedMap, Scheduler, type ListAheadOptions, type SchedulerOptions } from './scheduler';

@@ -229,6 +229,78 @@ export async function* pagesAhead<T>(
   }
 }
 
+/** What listAhead takes besides its first page. */
+export interface ListAheadOptions<T> {
+  /** The budget the list requests count against. */
+  budget?: string;
+  /** Items listed and not yet handed out at most: the listing waits while this many are held. */
+  maxAhead: number;
+  /** Told each page as it arrives, and whether it is the last. */
+  onPage?: (items: T[], last: boolean) => void;
+}
+
+/**
+ * The items of `first` and of each page after it, like pagesAhead, but the listing runs on ahead of whoever works
+ * through the items (up to `maxAhead` items held), so how many there are is known long before they are all handled.
+ * Each page is asked for through the scheduler; a page that fails fails the iteration when its turn comes. Stopping
+ * the iteration stops the listing.
+ */
+export async function* listAhead<T>(
+  scheduler: Scheduler,
+  first: Page<T>,
+  opts: ListAheadOptions<T>,
+): AsyncGenerator<T[]> {
+  const queue: T[][] = [];
+  let held = 0;
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  let stopped = false;
+  let wakeReader: (() => void) | undefined;
+  let wakeLister: (() => void) | undefined;
+  const add = (page: Page<T>): void => {
+    queue.push(page.items);
+    held += page.items.length;
+    opts.onPage?.(page.items, page.next === undefined);
+    wakeReader?.();
+  };
+  const list = async (): Promise<void> => {
+    let page: Page<T> | undefined = first;
+    add(page);
+    while (page.next !== undefined) {
+      while (held >= opts.maxAhead && !stopped) await new Promise<void>((resolve) => (wakeLister = resolve));
+      if (stopped) return;
+      const current: Page<T> = page;
+      page = await scheduler.run(() => current.nextPage(), opts.budget);
+      if (!page) return;
+      add(page);
+    }
+  };
+  void list()
+    .catch((error: unknown) => void (failure = { error }))
+    .finally(() => {
+      ended = true;
+      wakeReader?.();
+    });
+  try {
+    for (;;) {
+      const items = queue.shift();
+      if (items) {
+        held -= items.length;
+        wakeLister?.();
+        yield items;
+      } else if (failure) throw failure.error;
+      else if (ended) return;
+      else {
+        await new Promise<void>((resolve) => (wakeReader = resolve));
+        wakeReader = undefined;
+      }
+    }
+  } finally {
+    stopped = true;
+    wakeLister?.();
+  }
+}
+
 interface Slot<R> {
   settled: boolean;
   failed: boolean;

@@ -60,7 +60,7 @@ export const exportDataStore: DataStoresCommand = {
     const result = await runBulk(ctx, {
       title: t`Exporting ${what}`,
       connectionId: store.ref.connectionId,
-      start: { exported: 0, resumed: 0, skipped: 0, failed: 0 },
+      start: { exported: 0, resumed: 0, skipped: 0, failed: 0, listed: 0, listedAll: false },
       handled: (c) => c.resumed + c.exported,
       run: (opts) => ctx.model.export(store.ref, file, resume, opts),
       stopped: (c) =>

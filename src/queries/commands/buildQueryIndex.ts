@@ -111,19 +111,27 @@ async function build(
   return now;
 }
 
-/** "12,400 entries · 830/s · 1:10 elapsed · about 0:40 left" (time left only when an earlier build gave a size). */
+/**
+ * "12,400 entries · 830/s · 1:10 elapsed · about 0:40 left". The keys are listed ahead of the reads, so once the
+ * listing is complete the keys left are known; until then an earlier build's size stands in, if there is one.
+ */
 export function describeProgress(p: BuildProgress, started: number, expected?: number): string {
   if (p.phase === 'loading') return p.percent === undefined ? t`loading into the index…` : t`loading ${p.percent}%`;
   const done = p.exported + p.resumed;
+  const handled = p.exported + p.skipped + p.failed;
   const elapsed = Math.round((Date.now() - started) / 1000);
   const parts = [
     t`${done.toLocaleString()} entries`,
     t`${Math.round(p.ratePerSecond)}/s`,
     t`${clock(elapsed)} elapsed`,
   ];
-  if (expected && p.ratePerSecond > 0 && expected > done) {
-    parts.push(t`about ${clock(Math.round((expected - done) / p.ratePerSecond))} left`);
-  }
+  const left = p.listedAll
+    ? p.listed - handled
+    : expected === undefined
+      ? undefined
+      : Math.max(expected - done, p.listed - handled);
+  if (left === undefined) parts.push(t`${p.listed.toLocaleString()} keys listed so far`);
+  else if (left > 0 && p.ratePerSecond > 0) parts.push(t`about ${clock(Math.round(left / p.ratePerSecond))} left`);
   if (p.failed) parts.push(t`${p.failed} could not be read`);
   return parts.join(' · ');
 }

@@ -6,7 +6,7 @@ import { required } from '../../core/ui';
 import type { UniverseAddress } from '../../core/universe';
 import { findValueSql, QueryError } from '../../query';
 import { openQueryDocument, queryLanguage, STARTER_SQL, universeOfText } from '../document';
-import type { ResultPanel } from '../results/panel';
+import type { ResultPanel, ShownResult } from '../results/panel';
 import type { QueriesCommand, QueriesContext } from './context';
 import { universeName, universeOf } from './universe';
 
@@ -84,6 +84,11 @@ async function run(ctx: QueriesContext, document: vscode.TextDocument): Promise<
       t`the query names no universe: its first line must be "-- universe: <connection id>/<universe id>" (Query Data… writes it)`,
     );
   }
+  return ctx.results.show(document.uri, await queryResult(ctx, u, text));
+}
+
+/** Runs a query on the universe's index under a notification; a QueryError is told in the product's words. */
+export async function queryResult(ctx: QueriesContext, u: UniverseAddress, sql: string): Promise<ShownResult> {
   if (!ctx.connections.get(u.connectionId)) {
     throw new Error(t`the query names connection "${u.connectionId}", which is not in the Universes view`);
   }
@@ -91,7 +96,7 @@ async function run(ctx: QueriesContext, document: vscode.TextDocument): Promise<
   const name = universeName(ctx, u);
   const result = await ctx.ui.progress(t`Running the query on ${name}…`, async (signal) => {
     try {
-      return await ctx.indexes.index(u).query(text, { signal, limit: RESULT_ROWS });
+      return await ctx.indexes.index(u).query(sql, { signal, limit: RESULT_ROWS });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
       const what = error.refused
@@ -101,5 +106,5 @@ async function run(ctx: QueriesContext, document: vscode.TextDocument): Promise<
     }
   });
   ctx.log.info(`Query on ${name}: ${result.rows.length} rows${result.truncated ? ' (truncated)' : ''}`);
-  return ctx.results.show(document.uri, { universe: u, universeName: name, result });
+  return { universe: u, universeName: name, sql, result };
 }

@@ -9,7 +9,7 @@ import type { Ui } from '../../core/ui';
 import type { UniverseAddress } from '../../core/universe';
 import { escapeHtml, pageHtml } from '../../core/webviewPage';
 import type { QueryResult } from '../../query';
-import { readToHost, type Cell, type ResultState, type ToHost, type ToPage } from './protocol';
+import { readRestore, readToHost, type Cell, type ResultState, type ToHost, type ToPage } from './protocol';
 
 /** An entry a result row names, to open in its editor. */
 export interface RowEntry extends UniverseAddress {
@@ -24,14 +24,20 @@ export interface ResultPanelDeps {
   extensionUri: vscode.Uri;
   /** Opens the live entry (handed over by the wiring: this area cannot name the data stores editor). */
   openEntry(entry: RowEntry): Promise<unknown>;
+  /** Runs a query on a universe's index (Run Again in a panel brought back after a window reload). */
+  runQuery(universe: UniverseAddress, sql: string): Promise<ShownResult>;
 }
 
 export interface ShownResult {
   universe: UniverseAddress;
   /** How the universe reads in titles. */
   universeName: string;
+  /** The query that gave the rows. */
+  sql: string;
   result: QueryResult;
 }
+
+const NO_ROWS: QueryResult = { columns: [], rows: [], truncated: false };
 
 /** The open results panels, one per query document. */
 export class ResultPanels implements vscode.Disposable {
@@ -48,7 +54,26 @@ export class ResultPanels implements vscode.Disposable {
       existing.panel.reveal(undefined, true);
       return existing;
     }
-    const panel = new ResultPanel(this.deps, shown);
+    return this.add(key, new ResultPanel(this.deps, shown, key));
+  }
+
+  /**
+   * Brings back a panel VS Code restored after a window reload, from the query its page saved: no rows until the
+   * user runs it again (the index may be gone, or slow to open). A state that is not ours, or a document whose panel
+   * is open already, closes it.
+   */
+  revive(panel: vscode.WebviewPanel, state: unknown): ResultPanel | undefined {
+    const restore = readRestore(state);
+    if (!restore || this.open.has(restore.document)) {
+      panel.dispose();
+      return undefined;
+    }
+    const { connectionId, universeId, universeName, sql } = restore;
+    const shown = { universe: { connectionId, universeId }, universeName, sql, result: NO_ROWS };
+    return this.add(restore.document, new ResultPanel(this.deps, shown, restore.document, panel));
+  }
+
+  private add(key: string, panel: ResultPanel): ResultPanel {
     this.open.set(key, panel);
     panel.panel.onDidDispose(() => {
       if (this.open.get(key) === panel) this.open.delete(key);
@@ -105,21 +130,34 @@ export class ResultPanel implements vscode.Disposable {
   private order: number[] = [];
   private sort: ResultState['sort'];
   private generation = 0;
+  /** Brought back after a window reload and not run again yet. */
+  private notRun: boolean;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly deps: ResultPanelDeps,
     shown: ShownResult,
+    /** The query document's URI. */
+    private readonly document: string,
+    restored?: vscode.WebviewPanel,
   ) {
     this.shown = shown;
+    this.notRun = restored !== undefined;
     this.order = shown.result.rows.map((_, i) => i);
     const media = vscode.Uri.joinPath(deps.extensionUri, 'media', 'queryResults');
-    this.panel = vscode.window.createWebviewPanel(
-      ResultPanel.viewType,
-      this.tabTitle,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'media')] },
-    );
+    const options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'media')] };
+    this.panel =
+      restored ??
+      vscode.window.createWebviewPanel(
+        ResultPanel.viewType,
+        this.tabTitle,
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        options,
+      );
+    if (restored) {
+      restored.webview.options = options;
+      restored.title = this.tabTitle;
+    }
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
       this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
@@ -134,6 +172,7 @@ export class ResultPanel implements vscode.Disposable {
   /** Shows a new result (a query run again): unsorted, from the top. */
   replace(shown: ShownResult): void {
     this.shown = shown;
+    this.notRun = false;
     this.order = shown.result.rows.map((_, i) => i);
     this.sort = undefined;
     this.panel.title = this.tabTitle;
@@ -150,6 +189,13 @@ export class ResultPanel implements vscode.Disposable {
       sort: this.sort && { ...this.sort },
       opensEntries: ['store', 'scope', 'key'].every((n) => names.includes(n)),
       generation: this.generation,
+      restore: {
+        ...this.shown.universe,
+        universeName: this.shown.universeName,
+        sql: this.shown.sql,
+        document: this.document,
+      },
+      notRun: this.notRun,
     };
   }
 
@@ -200,7 +246,15 @@ export class ResultPanel implements vscode.Disposable {
         return this.export(m.format);
       case 'open':
         return this.openRow(m.row);
+      case 'runAgain':
+        return this.runAgain();
     }
+  }
+
+  /** Runs the panel's query again (a panel brought back after a window reload) and shows its rows. */
+  async runAgain(): Promise<ResultState> {
+    this.replace(await this.deps.runQuery(this.shown.universe, this.shown.sql));
+    return this.state;
   }
 
   /** Sorts by a column (the same column again: the other way), keeping equal rows in the query's order. */
@@ -302,6 +356,11 @@ export class ResultPanel implements vscode.Disposable {
   <button type="button" id="exportCsv" class="secondary">${e(t`Export CSV…`)}</button>
   <button type="button" id="exportNdjson" class="secondary">${e(t`Export NDJSON…`)}</button>
 </header>
+<div id="notRun" class="notRun" hidden>
+  <p>${e(t`The rows of this query are not kept across a window reload.`)}</p>
+  <pre id="notRunSql" class="sql"></pre>
+  <button type="button" id="runAgain">${e(t`Run Again`)}</button>
+</div>
 <div id="viewport" class="viewport" role="region" aria-label="${e(t`Query results`)}" tabindex="0">
 <table id="grid">
   <thead><tr id="head"></tr></thead>
@@ -334,6 +393,8 @@ function failureOf(m: ToHost): string {
       return t`open the entry of the row`;
     case 'sort':
       return t`sort the query results`;
+    case 'runAgain':
+      return t`run the query`;
     default:
       return t`show the query results`;
   }

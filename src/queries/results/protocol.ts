@@ -8,6 +8,20 @@ export interface ResultColumn {
   type: string;
 }
 
+/**
+ * What the page keeps (vscode.setState) so that VS Code can bring the panel back after a window reload: the query
+ * and its universe, not its rows (the panel offers to run it again).
+ */
+export interface ResultRestore {
+  connectionId: string;
+  universeId: number;
+  /** How the universe reads in titles. */
+  universeName: string;
+  sql: string;
+  /** The query document's URI: running it again shows its rows in this panel. */
+  document: string;
+}
+
 export interface ResultState {
   /** What the results belong to, e.g. "Universe 123456 (Demo Universe) on Local Sandbox". */
   title: string;
@@ -22,6 +36,9 @@ export interface ResultState {
   opensEntries: boolean;
   /** Each state has its own number: a window asked for under an older state is not drawn. */
   generation: number;
+  restore: ResultRestore;
+  /** Brought back after a window reload: the query has not run in this window yet (the page offers Run Again). */
+  notRun: boolean;
 }
 
 /** A cell as the page shows it: text, or null for SQL NULL. */
@@ -37,7 +54,8 @@ export type ToHost =
   | { type: 'window'; start: number; count: number }
   | { type: 'sort'; column: number }
   | { type: 'export'; format: 'csv' | 'ndjson' }
-  | { type: 'open'; row: number };
+  | { type: 'open'; row: number }
+  | { type: 'runAgain' };
 
 /** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */
 export function readToHost(message: unknown): ToHost | undefined {
@@ -45,7 +63,8 @@ export function readToHost(message: unknown): ToHost | undefined {
   const m = message as Record<string, unknown>;
   switch (m.type) {
     case 'ready':
-      return { type: 'ready' };
+    case 'runAgain':
+      return { type: m.type };
     case 'window':
       return isIndex(m.start) && isIndex(m.count)
         ? { type: 'window', start: m.start, count: Math.min(m.count, MAX_WINDOW) }
@@ -59,4 +78,15 @@ export function readToHost(message: unknown): ToHost | undefined {
     default:
       return undefined;
   }
+}
+
+/** The restore a page saved, checked (any value can come back from VS Code); undefined when it is not one. */
+export function readRestore(state: unknown): ResultRestore | undefined {
+  const r = (state as { restore?: Record<string, unknown> } | null | undefined)?.restore;
+  if (typeof r !== 'object' || r === null) return undefined;
+  const { connectionId, universeId, universeName, sql, document } = r;
+  if (typeof connectionId !== 'string' || !Number.isSafeInteger(universeId) || (universeId as number) <= 0)
+    return undefined;
+  if (typeof universeName !== 'string' || typeof sql !== 'string' || typeof document !== 'string') return undefined;
+  return { connectionId, universeId: universeId as number, universeName, sql, document };
 }

@@ -1,12 +1,15 @@
 // Queries in a real VS Code, against an emulator this suite starts, with real DuckDB: Build Query Index… (stores
-// picked), the Query Index row, Query Data… and Run Query on a query document, the results panel's host (windows,
-// sort, CSV that is formula-safe, NDJSON, a row opening its entry), Find Value…, Refresh Query Index, and the errors
-// (no index yet, SQL DuckDB refuses, a statement that writes).
+// picked), the Query Index row, Query Data… and Run Query on a query document, completions (columns, functions, the
+// JSON fields seen in the index), the results panel's host (windows, sort, CSV that is formula-safe, NDJSON, a row
+// opening its entry), Find Value…, Refresh Query Index, Export Index as Parquet…, Load Query Index from Export
+// File…, the time left of a first build, and the errors (no index yet, SQL DuckDB refuses, a statement that writes,
+// an export of another universe).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import { exportDataStore } from '../../../src/api';
 import type { IndexedPart } from '../../../src/query';
 import type { TreeNode } from '../../../src/core/tree/node';
 import type { TestContext } from '../../../src/extension';
@@ -22,7 +25,7 @@ const UNIVERSE = 'Query Universe';
 
 const PLAYERS: Record<string, unknown> = {
   Player_1: { name: 'Alice', coins: 2001, note: '=HYPERLINK("x")' },
-  Player_2: { name: 'bob', coins: 50, note: '+cmd' },
+  Player_2: { name: 'bob', coins: 50, note: '+cmd', stash: { sword: 1 } },
   Player_3: { name: 'Carol', coins: 300, tag: 'Player_2001' },
 };
 const INVENTORY: Record<string, unknown> = {
@@ -72,6 +75,33 @@ suite('queries: the query index, query documents and results', function () {
     return editor.document;
   }
 
+  /** Our completions at a position (VS Code's word suggestions are not among them). */
+  async function completions(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    trigger?: string,
+  ): Promise<vscode.CompletionItem[]> {
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      document.uri,
+      position,
+      trigger,
+    );
+    return list.items.filter((i) => i.kind !== vscode.CompletionItemKind.Text);
+  }
+
+  /** The position just after the first `text` on a line of the document. */
+  const after = (document: vscode.TextDocument, line: number, text: string): vscode.Position => {
+    const at = document.lineAt(line).text.indexOf(text);
+    assert.ok(at >= 0, `${text} on line ${line}`);
+    return new vscode.Position(line, at + text.length);
+  };
+
+  const itemLabel = (i: vscode.CompletionItem): string => (typeof i.label === 'string' ? i.label : i.label.label);
+  const byLabel = (items: vscode.CompletionItem[]) => new Map(items.map((i) => [itemLabel(i), i]));
+  const inserted = (i: vscode.CompletionItem | undefined): string | undefined =>
+    i?.insertText instanceof vscode.SnippetString ? i.insertText.value : i?.insertText;
+
   async function run(document: vscode.TextDocument): Promise<ResultPanel | undefined> {
     return (await vscode.commands.executeCommand('universeExplorer.runQuery', document.uri)) as ResultPanel | undefined;
   }
@@ -118,6 +148,18 @@ suite('queries: the query index, query documents and results', function () {
     await service.close(ctx);
   });
 
+  test('before the index is built, completions offer the table, its columns and functions, and open no index', async () => {
+    const document = await queryDocument('SELECT  FROM entries');
+    const items = byLabel(await completions(document, new vscode.Position(1, 7)));
+    for (const name of ['entries', 'index_info', 'store', 'key', 'value', 'user_ids', 'json_extract', 'list_contains'])
+      assert.ok(items.has(name), `${name} is offered`);
+    assert.equal(items.get('user_ids')?.detail, 'BIGINT[]');
+    assert.equal(items.get('value')?.detail, 'JSON');
+    assert.equal(inserted(items.get('list_contains')), 'list_contains(${1:user_ids}, ${2:2001})');
+    assert.ok(![...items.keys()].includes('coins'), 'no JSON fields without an index');
+    assert.equal(fs.existsSync(ctx.queryIndexes.index({ connectionId, universeId: U }).file), false, 'no index opened');
+  });
+
   test('a query before the index is built says to build it first', async () => {
     const document = await queryDocument('SELECT * FROM entries');
     answer();
@@ -150,6 +192,54 @@ suite('queries: the query index, query documents and results', function () {
     });
     assert.match(String(row.description), /^Inventory, PlayerData · 5 entries · as of \d\d:\d\d, just now$/);
     assert.match(String(row.tooltip), /no change feed/);
+  });
+
+  test("completions offer the JSON fields seen in the index: paths inside value->>'…', value->>'…' elsewhere", async () => {
+    const document = await queryDocument(
+      [
+        'SELECT  FROM entries',
+        "WHERE value->>'' = 'x'",
+        "  AND value->'stash'->>'' IS NOT NULL",
+        "  AND json_extract(value, '$.st') IS NOT NULL -- value->>'",
+      ].join('\n'),
+    );
+    // Plain SQL: the columns, and each field as value->>'<path>', the most common first.
+    const sql = await completions(document, new vscode.Position(1, 7));
+    const fields = sql.filter((i) => typeof i.label !== 'string');
+    assert.deepEqual(fields.map((i) => [itemLabel(i), inserted(i)]).slice(0, 2), [
+      ['coins', "value->>'coins'"],
+      ['name', "value->>'name'"],
+    ]);
+    const stash = byLabel(sql).get('stash.sword');
+    assert.equal(inserted(stash), "value->>'$.stash.sword'");
+    assert.equal(stash?.detail, 'number');
+    assert.equal(stash?.documentation, 'Seen in 1 of 5 entries looked at.');
+    assert.equal(byLabel(sql).get('items')?.detail, 'array');
+    assert.ok(byLabel(sql).has('value'), 'the columns too');
+
+    // Inside value->>'…': the paths, as DuckDB reads them there.
+    const inString = await completions(document, after(document, 2, "value->>'"), "'");
+    const paths = byLabel(inString);
+    assert.equal(inserted(paths.get('coins')), 'coins');
+    assert.equal(inserted(paths.get('stash.sword')), '$.stash.sword');
+    assert.equal(paths.get('coins')?.documentation, 'Seen in 3 of 5 entries looked at.');
+    assert.ok(!paths.has('value') && !paths.has('entries'), 'no columns in a string');
+    assert.deepEqual((paths.get('coins')?.range as vscode.Range).start, after(document, 2, "value->>'"));
+
+    // value->'stash'->>'…': the fields inside stash.
+    const inStash = await completions(document, after(document, 3, "->>'"), "'");
+    assert.deepEqual(
+      inStash.map((i) => [itemLabel(i), inserted(i)]),
+      [['sword', 'sword']],
+    );
+
+    // json_extract(value, '$.st…'): typed as a path, written as one.
+    const inExtract = byLabel(await completions(document, after(document, 4, "'$.st")));
+    assert.equal(inserted(inExtract.get('stash.sword')), '$.stash.sword');
+    assert.equal(inExtract.get('stash.sword')?.filterText, '$.stash.sword');
+
+    // In a comment: nothing.
+    assert.deepEqual(await completions(document, document.lineAt(4).range.end, "'"), []);
   });
 
   test('Run Query shows the rows; the host answers windows and sorts by a column', async () => {
@@ -246,6 +336,56 @@ suite('queries: the query index, query documents and results', function () {
     );
   });
 
+  test('a results panel VS Code restores after a window reload offers Run Again, which shows its rows again', async () => {
+    const document = await queryDocument("SELECT key FROM entries WHERE store = 'PlayerData' ORDER BY key");
+    answer();
+    const first = await run(document);
+    assert.ok(first);
+    // What the page saves with vscode.setState, and VS Code hands back to the serializer after a reload.
+    const saved = { restore: first.state.restore };
+    assert.deepEqual(saved.restore, {
+      connectionId,
+      universeId: U,
+      universeName: 'Query Universe (8181) on Query Tests',
+      sql: document.getText(),
+      document: document.uri.toString(),
+    });
+    first.panel.dispose();
+
+    const restoredPanel = () =>
+      vscode.window.createWebviewPanel('universeExplorer.queryResults', 'Query Results', vscode.ViewColumn.Beside, {});
+    const revived = ctx.queryResults.revive(restoredPanel(), saved);
+    assert.ok(revived, 'the saved state was refused');
+    assert.deepEqual([revived.state.notRun, revived.state.total], [true, 0]);
+    assert.equal(revived.panel.title, 'Query Results: Query Universe (8181) on Query Tests');
+    assert.equal(revived.panel.webview.options.enableScripts, true);
+    await until('the revived page to load', () => revived.ready);
+    await revived.receive({ type: 'runAgain' });
+    assert.deepEqual(ui.messages('error'), []);
+    assert.equal(revived.state.notRun, false);
+    assert.deepEqual(revived.window(0, 5), [['Player_1'], ['Player_2'], ['Player_3']]);
+    // (assert.ok, not equal: a failed equal would print the whole panel, and with it the extension host)
+    assert.ok((await run(document)) === revived, 'running the document again shows its rows in the revived panel');
+
+    // A state that is not ours, or a document whose panel is open already: the restored panel is closed.
+    const bad = [
+      undefined,
+      'text',
+      {},
+      { restore: { ...saved.restore, universeId: 0 } },
+      { restore: { ...saved.restore, sql: 1 } },
+      saved,
+    ];
+    for (const state of bad) {
+      const panel = restoredPanel();
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      assert.ok(ctx.queryResults.revive(panel, state) === undefined, `a panel was made for ${JSON.stringify(state)}`);
+      assert.ok(closed, `a panel was kept for ${JSON.stringify(state)}`);
+    }
+    revived.panel.dispose();
+  });
+
   test('the page asks the host only for the rows in view', async () => {
     const document = await queryDocument('SELECT range AS n, entries.key FROM range(20000) LEFT JOIN entries ON false');
     answer();
@@ -321,5 +461,126 @@ suite('queries: the query index, query documents and results', function () {
       ],
     );
     assert.match(String((await universeChild('Query Index')).item().description), /· 6 entries ·/);
+    // The JSON fields are read again after a build.
+    const document = await queryDocument("SELECT value->>'' FROM entries");
+    const coins = byLabel(await completions(document, after(document, 1, "value->>'"), "'")).get('coins');
+    assert.equal(coins?.documentation, 'Seen in 4 of 6 entries looked at.');
+  });
+
+  test('Export Index as Parquet… writes entries.parquet, which reads back as the index rows', async () => {
+    const out = path.join(service.dir, 'parquet');
+    fs.mkdirSync(out);
+    answer().on('openDialog', /^Export the Query Index of Query Universe \(8181\) on Query Tests as Parquet/, [
+      vscode.Uri.file(out),
+    ]);
+    const written = (await vscode.commands.executeCommand(
+      'universeExplorer.exportQueryIndexParquet',
+      await universeChild('Query Index'),
+    )) as { file: string; rows: number } | undefined;
+    assert.deepEqual(ui.messages('error'), []);
+    assert.deepEqual(written, { file: path.join(out, 'entries.parquet'), rows: 6 });
+    assert.match(
+      ui.messages('info')[0],
+      /^Exported 6 entries of Query Universe \(8181\) on Query Tests to .*entries\.parquet\. DuckDB reads it with SELECT key, value->>'coins' FROM 'entries\.parquet'; Spark, BigQuery and Athena/,
+    );
+    const index = ctx.queryIndexes.index({ connectionId, universeId: U });
+    const parquet = `read_parquet('${written!.file.replace(/'/g, "''")}')`;
+    const differ = await index.query(
+      `SELECT (SELECT count(*) FROM (SELECT * FROM entries EXCEPT ALL SELECT * FROM ${parquet})) + ` +
+        `(SELECT count(*) FROM (SELECT * FROM ${parquet} EXCEPT ALL SELECT * FROM entries))`,
+    );
+    assert.deepEqual(differ.rows, [[0]], 'the same rows both ways');
+    const read = await index.query(
+      `SELECT key, value->>'$.stash.sword', user_ids FROM ${parquet} WHERE store = 'PlayerData' AND key = 'Player_2'`,
+    );
+    assert.deepEqual(read.rows, [['Player_2', '1', []]]);
+
+    // Into the same folder again: it asks first, and leaves the file when not told to replace it.
+    answer().on('openDialog', /^Export the Query Index/, [vscode.Uri.file(out)]);
+    const before = fs.statSync(written!.file).mtimeMs;
+    assert.equal(
+      await vscode.commands.executeCommand(
+        'universeExplorer.exportQueryIndexParquet',
+        await universeChild('Query Index'),
+      ),
+      undefined,
+    );
+    assert.match(ui.messages('warn')[0], /parquet already holds entries\.parquet\. Replace it\?$/);
+    assert.equal(fs.statSync(written!.file).mtimeMs, before);
+  });
+
+  test('Load Query Index from Export File… indexes what Export… wrote, and refuses an export of another universe', async () => {
+    const stores = await ctx.tree.getChildren(await universeChild('Data Stores'));
+    const other = stores.find((n) => label(n) === 'Other');
+    assert.ok(other, 'the Other store in the tree');
+    const file = path.join(service.dir, 'other.ndjson');
+    answer().on('saveDialog', /^Export Other/, vscode.Uri.file(file));
+    await vscode.commands.executeCommand('universeExplorer.exportDataStore', other);
+    assert.deepEqual(ui.messages('error'), []);
+
+    answer().on('openDialog', /^Load the Query Index of Query Universe \(8181\) on Query Tests from an Export File$/, [
+      vscode.Uri.file(file),
+    ]);
+    const parts = (await vscode.commands.executeCommand(
+      'universeExplorer.loadQueryIndexFromFile',
+      await universeChild('Query Index'),
+    )) as IndexedPart[];
+    assert.deepEqual(ui.messages('error'), []);
+    assert.deepEqual(
+      parts.map((p) => [p.store, p.scope, p.entries, p.source]),
+      [
+        ['Inventory', undefined, 2, 'service'],
+        ['Other', 'global', 1, file],
+        ['PlayerData', undefined, 4, 'service'],
+      ],
+    );
+    assert.match(ui.messages('info')[0], /: Inventory, Other \(global\), PlayerData · 7 entries · as of/);
+    await until('the row to show the file loaded', async () =>
+      /· 7 entries ·/.test(String((await universeChild('Query Index')).item().description)),
+    );
+    const index = ctx.queryIndexes.index({ connectionId, universeId: U });
+    assert.deepEqual((await index.query("SELECT key, value FROM entries WHERE store = 'Other'")).rows, [['x', '2001']]);
+
+    // An export of universe 8282 is not loaded into 8181's index.
+    await service.client.datastores.setEntry({ universeId: 8282, datastoreName: 'Other', entryKey: 'y', value: 1 });
+    const foreign = path.join(service.dir, 'foreign.ndjson');
+    await exportDataStore(service.client, { universeId: 8282, datastoreName: 'Other', file: foreign });
+    answer().on('openDialog', /^Load the Query Index/, [vscode.Uri.file(foreign)]);
+    assert.equal(
+      await vscode.commands.executeCommand(
+        'universeExplorer.loadQueryIndexFromFile',
+        await universeChild('Query Index'),
+      ),
+      undefined,
+    );
+    assert.match(
+      ui.messages('error')[0],
+      /^Failed to load the query index from the export file: foreign\.ndjson holds data store Other of universe 8282, not of Query Universe \(8181\) on Query Tests; choose an export of this universe/,
+    );
+    assert.deepEqual((await index.query('SELECT count(*) FROM entries')).rows, [[7]]);
+  });
+
+  test('a first build of a store says the time left once its keys are listed, with no earlier build to go by', async () => {
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        service.client.datastores.setEntry({ universeId: U, datastoreName: 'Many', entryKey: `k${i}`, value: { i } }),
+      ),
+    );
+    // Reads take a while (lists do not), so the build lasts long enough to report while it reads.
+    await service.emulator.fault({ method: 'GET', path: '/entries/entry', delayMs: 40, times: 300 });
+    const reports: string[] = [];
+    answer().on('pickMany', /^Build Query Index of Query Universe/, ['Many']);
+    ui.progress = (_title, task) => task(new AbortController().signal, (message) => reports.push(message));
+    const parts = (await vscode.commands.executeCommand(
+      'universeExplorer.buildQueryIndex',
+      await universeChild('Query Index'),
+    )) as IndexedPart[];
+    assert.deepEqual(ui.messages('error'), []);
+    assert.equal(parts.find((p) => p.store === 'Many')?.entries, 300);
+    const reading = reports.filter((r) => r.startsWith('Many: ') && r.includes('/s'));
+    assert.ok(
+      reading.some((r) => /^Many: [\d,]+ entries · \d+\/s · \d+:\d\d elapsed · about \d+:\d\d left$/.test(r)),
+      reading.join('\n'),
+    );
   });
 });

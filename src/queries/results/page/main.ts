@@ -1,12 +1,14 @@
 // The query results page (runs in the webview; bundled by esbuild.js to media/queryResults/main.js). The host keeps
 // the rows: this page draws only those in view (plus a margin), asking the host for each window, with spacer rows
 // above and below so the scroll bar reads the whole result. Every value is set with textContent, never as HTML.
+// The query and its universe are kept with vscode.setState, so VS Code can bring the panel back after a reload.
 import { element } from '../../../core/pageDom';
 import { fromBundle, t, useTranslator } from '../../../core/text';
-import type { Cell, ResultState, ToHost, ToPage } from '../protocol';
+import type { Cell, ResultRestore, ResultState, ToHost, ToPage } from '../protocol';
 
 interface VsCodeApi {
   postMessage(message: ToHost): void;
+  setState(state: { restore: ResultRestore }): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -20,6 +22,9 @@ const status = element('status');
 const viewport = element('viewport');
 const head = element('head');
 const body = element('rows');
+const notRun = element('notRun');
+const exportCsv = element<HTMLButtonElement>('exportCsv');
+const exportNdjson = element<HTMLButtonElement>('exportNdjson');
 
 let state: ResultState | undefined;
 /** The window asked for last, and the one drawn. */
@@ -29,12 +34,19 @@ const send = (message: ToHost) => vscode.postMessage(message);
 
 function drawState(next: ResultState): void {
   state = next;
+  vscode.setState({ restore: next.restore });
   title.textContent = next.title;
-  status.textContent = next.truncated
-    ? t`${next.total} rows (the query gave more; add a LIMIT or a WHERE to see the rest)`
-    : next.total === 1
-      ? t`1 row`
-      : t`${next.total} rows`;
+  notRun.hidden = !next.notRun;
+  viewport.hidden = next.notRun;
+  exportCsv.hidden = exportNdjson.hidden = next.notRun;
+  element('notRunSql').textContent = next.restore.sql;
+  status.textContent = next.notRun
+    ? t`not run in this window`
+    : next.truncated
+      ? t`${next.total} rows (the query gave more; add a LIMIT or a WHERE to see the rest)`
+      : next.total === 1
+        ? t`1 row`
+        : t`${next.total} rows`;
   if (next.opensEntries) status.textContent += ' · ' + t`double-click a row to open its entry`;
   head.replaceChildren(
     ...next.columns.map((c, i) => {
@@ -110,8 +122,9 @@ body.addEventListener('dblclick', (event) => {
 });
 viewport.addEventListener('scroll', () => askWindow(), { passive: true });
 window.addEventListener('resize', () => askWindow());
-element('exportCsv').addEventListener('click', () => send({ type: 'export', format: 'csv' }));
-element('exportNdjson').addEventListener('click', () => send({ type: 'export', format: 'ndjson' }));
+exportCsv.addEventListener('click', () => send({ type: 'export', format: 'csv' }));
+exportNdjson.addEventListener('click', () => send({ type: 'export', format: 'ndjson' }));
+element('runAgain').addEventListener('click', () => send({ type: 'runAgain' }));
 
 window.addEventListener('message', (event: MessageEvent<ToPage>) => {
   const m = event.data;
