@@ -174,6 +174,7 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   'queryIndex.built': {
     menu: [
       'buildQueryIndex',
+      'erasePlayerData',
       'exportQueryIndexParquet',
       'findValue',
       'loadQueryIndexFromFile',
