@@ -42,7 +42,7 @@ export async function runAction(a: PlayerActions, action: ActionName, placeId?: 
     }
     case 'erase':
       assertWritable(universeId);
-      await executeErase({ ...universe, userId });
+      await vscode.commands.executeCommand('universeExplorer.erasePlayerData', { ...universe, userId });
       return a.panel.refresh();
     case 'ban':
     case 'unban': {
@@ -52,15 +52,6 @@ export async function runAction(a: PlayerActions, action: ActionName, placeId?: 
       return a.panel.refreshRestrictions();
     }
   }
-}
-
-/** Erase Player Data… is its own command; a build without it says so instead of failing with VS Code's words. */
-async function executeErase(arg: { connectionId: string; universeId: number; userId: number }): Promise<void> {
-  const known = await vscode.commands.getCommands(true);
-  if (!known.includes('universeExplorer.erasePlayerData')) {
-    throw new Error(t`Erase Player Data… is not available in this version of Universe Explorer`);
-  }
-  await vscode.commands.executeCommand('universeExplorer.erasePlayerData', arg);
 }
 
 /**
