@@ -3,18 +3,10 @@
 // loaded on first use, through engine.ts, and let go after a while unused so another window can open the file.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import {
-  describeHeader,
-  exportDataStore,
-  isAbort,
-  type ApiVersion,
-  type ExportCounts,
-  type ExportResult,
-  type OpenApiClient,
-} from '../api';
+import { describeHeader, exportDataStore, isAbort, type OpenApiClient } from '../api';
 import { IndexDatabase } from './database';
 import { fileSafe, headerOf, startedAt } from './files';
-import type { Engine, Rows } from './engine';
+import type { Engine } from './engine';
 import {
   analyzed,
   entryUpdate,
@@ -30,78 +22,16 @@ import {
   type EntryUpdate,
   type IndexedEntry,
 } from './sql';
-
-export interface UniverseIndexOptions {
-  /** The folder holding every universe's index (the editor passes its global storage). */
-  dir: string;
-  /** The universe's key (core's `universeKey`, "<connection>/<universe id>"): the name of its folder. */
-  universeKey: string;
-  /** The universe's id, as the service knows it: what live builds export and files must name. */
-  universeId: number | string;
-  /** DuckDB's threads (default: one per core). */
-  threads?: number;
-  /** DuckDB's memory_limit (default "1GB"); what does not fit spills to `<folder>/tmp`. */
-  memoryLimit?: string;
-  /** The database is let go this long after its last use (default 30 s), so another window can open it. */
-  idleCloseMs?: number;
-}
-
-export interface LiveBuildArgs {
-  store: string;
-  /** One scope; all scopes when left out. */
-  scope?: string;
-  /** The data stores API to read through (default v1). */
-  api?: ApiVersion;
-  /** Go on from a build that stopped, in the same file (default); false starts over. */
-  resume?: boolean;
-}
-
-export type BuildProgress =
-  ({ phase: 'reading'; ratePerSecond: number } & ExportCounts) | { phase: 'loading'; percent?: number };
-
-export interface BuildOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: BuildProgress) => void;
-  /** Requests in flight at most (the export's, default 16). */
-  concurrency?: number;
-  /** The share of each rate window the export may spend (the setting universeExplorer.bulk.budgetShare). */
-  budgetShare?: number;
-}
-
-export interface BuildResult {
-  store: string;
-  /** The scope built; undefined: all scopes. */
-  scope?: string;
-  /** Rows now in the index for what was built. */
-  entries: number;
-  /** When the entries were read (ISO 8601): a live build's start (its first part's, when resumed), a file's time. */
-  asOf: string;
-  ms: number;
-  /** A live build: what its export did (entries it could not read are in `failuresFile`). */
-  export?: ExportResult;
-}
-
-export interface QueryOptions {
-  signal?: AbortSignal;
-  /** Rows at most (default 1,000); `truncated` says when there were more. */
-  limit?: number;
-}
-
-export type QueryResult = Rows;
-
-/** One row of index_info (see sql.ts). */
-export interface IndexedPart {
-  store: string;
-  /** Undefined: all scopes of the store. */
-  scope?: string;
-  entries: number;
-  asOf: string;
-  builtAt: string;
-  /** "service", or the export file's path. */
-  source: string;
-  failed: number;
-  failuresFile?: string;
-}
+import type {
+  BuildOptions,
+  BuildResult,
+  IndexedPart,
+  LiveBuildArgs,
+  QueryOptions,
+  QueryResult,
+  RowUpdate,
+  UniverseIndexOptions,
+} from './types';
 
 /** A query that failed (DuckDB's message, with the position it names) or that is not run (`refused`). */
 export class QueryError extends Error {
@@ -252,22 +182,38 @@ export class UniverseIndex {
   }
 
   /**
-   * Keeps one row current after the editor read, saved or restored the entry (`"deleted"`: it is gone). Only a store
-   * (and scope) the index holds is changed; answers whether it was. An update that arrives while its store is being
-   * built is applied again after the build's load, so the build's older copy does not win.
+   * Keeps rows current after the editor read, saved or restored their entries (`"deleted"`: gone), in one
+   * transaction. Only stores (and scopes) the index holds are changed; answers how many updates were applied. An
+   * update that arrives while its store is being built is applied again after the build's load, so the build's older
+   * copy does not win.
    */
-  async updateEntry(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): Promise<boolean> {
-    const update = entryUpdate(store, scope, key, entry);
-    this.building.get(store)?.set(JSON.stringify([scope, key]), update);
+  async updateEntries(updates: readonly RowUpdate[]): Promise<number> {
+    const made = updates.map((u) => ({ store: u.store, ...entryUpdate(u.store, u.scope, u.key, u.entry), key: u.key }));
+    for (const u of made) this.building.get(u.store)?.set(JSON.stringify([u.scope, u.key]), u);
+    if (!made.length) return 0;
     return this.db.exclusive(async (engine) => {
-      const covered = await engine.read(
-        `SELECT 1 FROM index_info WHERE store = ${literal(store)} AND (scope IS NULL OR scope = ${literal(scope)})`,
-        { limit: 1 },
+      const stores = [...new Set(made.map((u) => literal(u.store)))].join(', ');
+      const { rows } = await engine.read(`SELECT store, scope FROM index_info WHERE store IN (${stores})`, {
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      const held = made.filter((u) =>
+        rows.some(([store, scope]) => store === u.store && (scope ?? u.scope) === u.scope),
       );
-      if (!covered.rows.length) return false;
-      await engine.write([...update.statements, { sql: recount(store) }]);
-      return true;
+      if (!held.length) return 0;
+      const recounts = [...new Set(held.map((u) => u.store))].map((store) => ({ sql: recount(store) }));
+      await engine.write([...held.flatMap((u) => u.statements), ...recounts]);
+      return held.length;
     });
+  }
+
+  /** updateEntries for one entry: whether it was applied. */
+  async updateEntry(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): Promise<boolean> {
+    return (await this.updateEntries([{ store, scope, key, entry }])) === 1;
+  }
+
+  /** Whether a build of the store runs now (updates to it are then kept for after its load). */
+  isBuilding(store: string): boolean {
+    return this.building.has(store);
   }
 
   /**
