@@ -21,6 +21,7 @@ import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { entryUri } from './datastores/editor/uris';
 import { activateQueries } from './queries';
+import type { IndexFollower } from './queries/follow';
 import type { QueryIndexes } from './queries/indexes';
 import type { ResultPanels } from './queries/results/panel';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
@@ -49,6 +50,8 @@ export interface TestContext {
   /** The query index of each universe, and the results panels of query documents. */
   queryIndexes: QueryIndexes;
   queryResults: ResultPanels;
+  /** Keeps the query indexes current with what the editor reads and writes. */
+  queryFollower: IndexFollower;
   assets: AssetsModel;
   sandbox: Sandbox;
   status: StatusBar;
@@ -92,8 +95,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...core,
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
+    state: globalState,
     openEntry: async (entry) => vscode.window.showTextDocument(entryUri(entry), { preview: false }),
   });
+  // The query index follows what the data stores' model reads and writes.
+  const follower = queries.follower;
+  const following = [
+    datastores.model.onDidSeeEntry(({ address: a, entry }) =>
+      follower.seen({ universe: a, store: a.datastoreName, scope: a.scope, key: a.key, entry }),
+    ),
+    datastores.model.onDidWriteInBulk((store) => follower.writtenInBulk(store, store.datastoreName)),
+  ];
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
@@ -113,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...datastores.disposables,
     ...restrictions.disposables,
     ...queries.disposables,
+    ...following,
     ...assets.disposables,
     ...sandbox.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
@@ -137,6 +150,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     restrictions: restrictions.model,
     queryIndexes: queries.indexes,
     queryResults: queries.results,
+    queryFollower: queries.follower,
     assets: assets.model,
     sandbox: sandbox.sandbox,
     status,

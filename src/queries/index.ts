@@ -1,5 +1,5 @@
-// The queries area: the query index of each universe (built from its data stores, src/query), query documents in
-// the universe-query language, and the results panel.
+// The queries area: the query index of each universe (built from its data stores, src/query, and kept current with
+// what the editor reads and writes), query documents in the universe-query language, and the results panel.
 import vscode = require('vscode');
 import { registerCommands } from '../core/commands';
 import type { Connections } from '../core/connections';
@@ -11,6 +11,7 @@ import { buildQueryIndex, refreshQueryIndex } from './commands/buildQueryIndex';
 import type { QueriesCommand } from './commands/context';
 import { findValue, queryData, runQuery } from './commands/runQuery';
 import { queryLanguage, RunQueryLens } from './document';
+import { IndexFollower } from './follow';
 import { QueryIndexes } from './indexes';
 import { ResultPanels, type RowEntry } from './results/panel';
 import { QueryIndexNode } from './tree';
@@ -25,11 +26,14 @@ export function activateQueries(deps: {
   extensionUri: vscode.Uri;
   /** The extension's global storage folder: indexes live in its `query` folder. */
   storageDir: string;
+  /** globalState, written one update at a time (core/state.ts): the stores written in bulk since their build. */
+  state: vscode.Memento;
   /** Opens an entry a result row names (the wiring hands over the data stores editor's). */
   openEntry(entry: RowEntry): Promise<unknown>;
 }) {
   const { connections, ui, log, tree } = deps;
-  const indexes = QueryIndexes.under(connections, deps.storageDir);
+  const indexes = QueryIndexes.under(connections, deps.storageDir, deps.state);
+  const follower = new IndexFollower(indexes, log);
   const results = new ResultPanels({ ui, log, extensionUri: deps.extensionUri, openEntry: deps.openEntry });
   tree.addGroup((universe) => new QueryIndexNode(indexes, universe));
   const disposables: vscode.Disposable[] = [
@@ -42,5 +46,5 @@ export function activateQueries(deps: {
     vscode.languages.registerCodeLensProvider({ language: queryLanguage }, new RunQueryLens()),
     ...registerCommands({ ui, log, connections, indexes, results }, commands),
   ];
-  return { indexes, results, disposables };
+  return { indexes, results, follower, disposables };
 }
