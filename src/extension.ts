@@ -25,6 +25,7 @@ import type { EntryRef } from './players/deps';
 import type { PlayerPanel } from './players/panel';
 import type { PlayerPanels } from './players/panels';
 import { activateQueries } from './queries';
+import type { IndexFollower } from './queries/follow';
 import { describeCoverage, type QueryIndexes } from './queries/indexes';
 import type { ResultPanels } from './queries/results/panel';
 import { activateRestrictions, restrictionsProbe } from './restrictions';
@@ -55,6 +56,8 @@ export interface TestContext {
   queryResults: ResultPanels;
   /** The open player pages. */
   players: PlayerPanels;
+  /** Keeps the query indexes current with what the editor reads and writes. */
+  queryFollower: IndexFollower;
   assets: AssetsModel;
   sandbox: Sandbox;
   status: StatusBar;
@@ -103,8 +106,17 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...core,
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.fsPath,
+    state: globalState,
     openEntry,
   });
+  // The query index follows what the data stores' model reads and writes.
+  const follower = queries.follower;
+  const following = [
+    datastores.model.onDidSeeEntry(({ address: a, entry }) =>
+      follower.seen({ universe: a, store: a.datastoreName, scope: a.scope, key: a.key, entry }),
+    ),
+    datastores.model.onDidWriteInBulk((store) => follower.writtenInBulk(store, store.datastoreName)),
+  ];
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   // The player page reads the queries area's index, the places the restrictions area shows, and an open entry's
   // user ids, each handed over here.
@@ -143,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...restrictions.disposables,
     ...queries.disposables,
     ...players.disposables,
+    ...following,
     ...assets.disposables,
     ...sandbox.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
@@ -168,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     queryIndexes: queries.indexes,
     queryResults: queries.results,
     players: players.pages,
+    queryFollower: queries.follower,
     assets: assets.model,
     sandbox: sandbox.sandbox,
     status,

@@ -2,13 +2,9 @@
 // read and write through the client, and the events views follow. Open documents are the editor room's (editor/).
 import vscode = require('vscode');
 import {
-  exportDataStore,
-  importDataStore,
   NotFoundError,
   notFoundAs,
   PreconditionFailedError,
-  readAudit,
-  type BulkOptions,
   entryService,
   type ApiVersion,
   type DataStoreSummary,
@@ -16,11 +12,6 @@ import {
   type EntryService,
   type EntryKey,
   type EntryVersion,
-  type ExportCounts,
-  type ExportResult,
-  type ImportCounts,
-  type ImportArgs,
-  type ImportResult,
   type OpenApiClient,
   type Page,
   type Snapshot,
@@ -30,18 +21,10 @@ import { settings } from '../core/settings';
 import { assertWritable, type UniverseAddress } from '../core/universe';
 import { entryRequest, type EntryAddress } from './editor/entryPath';
 import { toEntryState, type Base, type EntryState } from './editor/openEntries';
+import { seenOf, type EntryChange, type EntrySeen, type SeenValue } from './changes';
 import { KeyStates, valueKindOf, type KeyState, type ValueKind } from './keyStates';
 import { SnapshotTimes } from './snapshots';
 import { ListState, storeKeys, type StoreRef } from './listState';
-
-/** Audit lines whose keys are told to the views after a restore; past that, the store's list reloads alone. */
-const RESTORED_KEYS_TOLD = 1000;
-
-/** An entry written or deleted by this extension (`version` absent: deleted). */
-export interface EntryChange {
-  address: EntryAddress;
-  version?: string;
-}
 
 export class DataStoresModel implements vscode.Disposable {
   private readonly storesChanged = new vscode.EventEmitter<UniverseAddress>();
@@ -56,6 +39,12 @@ export class DataStoresModel implements vscode.Disposable {
   private readonly keyStateChanged = new vscode.EventEmitter<EntryAddress>();
   /** What is known of a key (live or deleted) changed. */
   readonly onDidChangeKeyState = this.keyStateChanged.event;
+  private readonly entrySeen = new vscode.EventEmitter<EntrySeen>();
+  /** An entry was read or written (its value and metadata), or found deleted, by this extension. */
+  readonly onDidSeeEntry = this.entrySeen.event;
+  private readonly bulkWritten = new vscode.EventEmitter<StoreRef>();
+  /** A bulk run (restore, undo, copy, import) wrote keys of a store, not told one by one; or it was (un)deleted. */
+  readonly onDidWriteInBulk = this.bulkWritten.event;
 
   /** What the tree lists (store prefixes, filters, deleted stores and keys shown); a change fires the events. */
   readonly lists = new ListState(
@@ -108,6 +97,7 @@ export class DataStoresModel implements vscode.Disposable {
     assertWritable(store.universeId);
     const deleted = await (await this.service(store)).deleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
+    this.bulkWritten.fire(store);
     return deleted;
   }
 
@@ -116,6 +106,7 @@ export class DataStoresModel implements vscode.Disposable {
     const service = await this.service(store);
     const undeleted = await service.undeleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
+    this.bulkWritten.fire(store);
     return undeleted;
   }
 
@@ -167,9 +158,13 @@ export class DataStoresModel implements vscode.Disposable {
       const entry = await (await this.client(a)).datastores.getEntry(entryRequest(a), { signal });
       this.keyStates.set(a, 'live');
       this.keyStates.setKind(a, entry.json ? valueKindOf(entry.raw) : 'other');
+      this.entrySeen.fire({ address: a, entry });
       return entry;
     } catch (error) {
-      if (error instanceof NotFoundError) this.keyStates.set(a, 'deleted');
+      if (error instanceof NotFoundError) {
+        this.keyStates.set(a, 'deleted');
+        this.entrySeen.fire({ address: a, entry: 'deleted' });
+      }
       throw error;
     }
   }
@@ -257,7 +252,7 @@ export class DataStoresModel implements vscode.Disposable {
           : this.connections.signal(a.connectionId),
       },
     );
-    this.written(a, written.version, compact);
+    this.written(a, seenOf(written, compact, true, base));
     return written;
   }
 
@@ -270,7 +265,7 @@ export class DataStoresModel implements vscode.Disposable {
       { signal },
     );
     this.storeChanged.fire(a);
-    this.written(a, written.version, compact);
+    this.written(a, seenOf(written, compact, true));
     return written;
   }
 
@@ -279,6 +274,7 @@ export class DataStoresModel implements vscode.Disposable {
     await (await this.client(a)).datastores.deleteEntry(entryRequest(a), { signal });
     this.keyStates.set(a, 'deleted');
     this.entryChanged.fire({ address: a });
+    this.entrySeen.fire({ address: a, entry: 'deleted' });
   }
 
   /** Adds to a number; the attributes and user ids are resent (increment clears those not sent). */
@@ -290,7 +286,7 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), incrementBy: by, attributes: current.attributes, userIds: current.userIds },
       { signal },
     );
-    this.written(a, result.version, result.raw);
+    this.written(a, result);
     return result;
   }
 
@@ -307,7 +303,7 @@ export class DataStoresModel implements vscode.Disposable {
       { ...entryRequest(a), raw: current.raw, matchVersion: current.version, ...metadata },
       { signal },
     );
-    this.written(a, written.version, current.raw);
+    this.written(a, seenOf(written, current.raw, current.json, metadata));
     return written;
   }
 
@@ -344,37 +340,8 @@ export class DataStoresModel implements vscode.Disposable {
         if (!current && error instanceof PreconditionFailedError) this.keyStates.set(a, 'live');
         throw error;
       });
-    this.written(a, written.version, old.raw);
+    this.written(a, seenOf(written, old.raw, old.json, old));
     return written;
-  }
-
-  // Backups.
-
-  /** Writes the store's keys under its scope filter to an NDJSON file (resuming one that holds entries). */
-  async export(store: StoreRef, file: string, resume: boolean, opts: BulkOptions<ExportCounts>): Promise<ExportResult> {
-    const client = await this.client(store);
-    // The export takes the scope filter only: every key of the scope (or scopes), whatever the key prefix.
-    const keys = storeKeys(store, { scope: this.lists.filter(store).scope, prefix: '' });
-    return exportDataStore(client, { ...keys, file, resume, api: this.apiVersion(store) }, opts);
-  }
-
-  /** Imports `args.file` (from `args.fromLine`, failures to `args.failuresFile`). */
-  async import(
-    store: StoreRef,
-    args: Omit<ImportArgs, 'universeId' | 'datastoreName'>,
-    opts: BulkOptions<ImportCounts>,
-  ): Promise<ImportResult> {
-    assertWritable(store.universeId);
-    const client = await this.client(store);
-    try {
-      return await importDataStore(
-        client,
-        { ...args, universeId: store.universeId, datastoreName: store.datastoreName },
-        opts,
-      );
-    } finally {
-      this.storeChanged.fire(store);
-    }
   }
 
   // What the time machine reads and tells through the model.
@@ -409,21 +376,20 @@ export class DataStoresModel implements vscode.Disposable {
     this.storeChanged.fire(store);
   }
 
-  /** Tells the views what a restore wrote: the store's list, and the keys in its audit file (the first ones). */
-  async restored(store: StoreRef, auditFile: string): Promise<void> {
+  /**
+   * Tells the views and followers a bulk run wrote keys of the store; `keys` (written: the version made, or
+   * undefined for a delete) are redrawn one by one, their values unknown.
+   */
+  writtenInBulk(store: StoreRef, keys: { scope: string; key: string; written?: string }[]): void {
     this.storeChanged.fire(store);
-    let told = 0;
-    try {
-      for await (const line of readAudit(auditFile)) {
-        if (++told > RESTORED_KEYS_TOLD) break;
-        const address = { ...store, scope: line.scope, key: line.key };
-        if (line.action === 'delete') {
-          this.keyStates.set(address, 'deleted');
-          this.entryChanged.fire({ address });
-        } else this.written(address, line.written);
+    this.bulkWritten.fire(store);
+    for (const { scope, key, written } of keys) {
+      const address = { ...store, scope, key };
+      if (written) this.changed(address, written);
+      else {
+        this.keyStates.set(address, 'deleted');
+        this.entryChanged.fire({ address });
       }
-    } catch {
-      // A key not told shows its new value when it is read again.
     }
   }
 
@@ -432,13 +398,21 @@ export class DataStoresModel implements vscode.Disposable {
     this.storeChanged.dispose();
     this.entryChanged.dispose();
     this.keyStateChanged.dispose();
+    this.entrySeen.dispose();
+    this.bulkWritten.dispose();
   }
 
   /** A write made the key live; its value's kind is known when the bytes written are (`raw`), else forgotten. */
-  private written(a: EntryAddress, version: string, raw?: string | Buffer): void {
+  private changed(a: EntryAddress, version: string, raw?: string | Buffer): void {
     this.keyStates.set(a, 'live');
     this.keyStates.setKind(a, raw === undefined ? undefined : valueKindOf(raw));
     this.entryChanged.fire({ address: a, version });
+  }
+
+  /** A write of known bytes and metadata: the views follow, and so do those who keep copies. */
+  private written(a: EntryAddress, entry: SeenValue): void {
+    this.changed(a, entry.version, entry.raw);
+    this.entrySeen.fire({ address: a, entry });
   }
 
   private async service(u: UniverseAddress): Promise<EntryService> {

@@ -1,11 +1,13 @@
 // The time machine of the data stores area: a store's time view (Open at Time), comparisons with a time and
-// between stores, a field's history, and restores (their dry runs, runs and undos). It reads through the model,
-// whose events the views follow.
+// between stores, a field's history, backups (export, import) and restores (their dry runs, runs and undos). It
+// reads through the model, whose events the views follow.
 import {
   auditFileFor,
   compareStores,
   compareWithTime,
   estimateMs,
+  exportDataStore,
+  importDataStore,
   fieldHistory,
   newestVersions,
   planCopy,
@@ -14,6 +16,7 @@ import {
   planRestore,
   planUndo,
   ratePerMinute,
+  readAudit,
   runRestore,
   type BulkOptions,
   type CompareOptions,
@@ -23,9 +26,14 @@ import {
   type ErasePlanSummary,
   type EntryKey,
   type EntryVersion,
+  type ExportCounts,
+  type ExportResult,
   type FieldChange,
   type FieldHistoryOptions,
   type FieldPath,
+  type ImportArgs,
+  type ImportCounts,
+  type ImportResult,
   type KeyComparison,
   type LiveSide,
   type OpenApiClient,
@@ -55,6 +63,9 @@ export interface TimeSelection extends StoreFilter {
 
 /** One side of Compare with Another Store: a store's keys under a filter, or an export file. */
 export type StoreSide = { store: StoreRef; filter: StoreFilter } | { file: string; prefix: string };
+
+/** Audit lines whose keys are redrawn after a run; past that, the store's list reloads alone. */
+const RESTORED_KEYS_TOLD = 1000;
 
 /** The rate a restore's estimate assumes: the limit the connection last read, else the documented ones. */
 function restoreRate(client: OpenApiClient): RestoreRate {
@@ -229,7 +240,48 @@ export class TimeMachine {
     try {
       return await runRestore(client, planFile, opts);
     } finally {
-      await this.model.restored(store, auditFileFor(planFile));
+      await this.told(store, auditFileFor(planFile));
+    }
+  }
+
+  /** Tells the views and followers what a run wrote: the store, and the first keys of its audit file. */
+  private async told(store: StoreRef, auditFile: string): Promise<void> {
+    const keys: { scope: string; key: string; written?: string }[] = [];
+    try {
+      for await (const line of readAudit(auditFile)) {
+        if (keys.length >= RESTORED_KEYS_TOLD) break;
+        keys.push({ scope: line.scope, key: line.key, written: line.action === 'delete' ? undefined : line.written });
+      }
+    } catch {
+      // A key not told shows its new value when it is read again.
+    }
+    this.model.writtenInBulk(store, keys);
+  }
+
+  /** Writes the store's keys under its scope filter to an NDJSON file (resuming one that holds entries). */
+  async export(store: StoreRef, file: string, resume: boolean, opts: BulkOptions<ExportCounts>): Promise<ExportResult> {
+    const client = await this.model.client(store);
+    // The export takes the scope filter only: every key of the scope (or scopes), whatever the key prefix.
+    const keys = storeKeys(store, { scope: this.model.lists.filter(store).scope, prefix: '' });
+    return exportDataStore(client, { ...keys, file, resume, api: this.model.apiVersion(store) }, opts);
+  }
+
+  /** Imports `args.file` (from `args.fromLine`, failures to `args.failuresFile`). */
+  async import(
+    store: StoreRef,
+    args: Omit<ImportArgs, 'universeId' | 'datastoreName'>,
+    opts: BulkOptions<ImportCounts>,
+  ): Promise<ImportResult> {
+    assertWritable(store.universeId);
+    const client = await this.model.client(store);
+    try {
+      return await importDataStore(
+        client,
+        { ...args, universeId: store.universeId, datastoreName: store.datastoreName },
+        opts,
+      );
+    } finally {
+      this.model.writtenInBulk(store, []);
     }
   }
 

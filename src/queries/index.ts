@@ -1,5 +1,6 @@
-// The queries area: the query index of each universe (built from its data stores or an export file, src/query, and
-// exported as Parquet), query documents in the universe-query language with their completions, and the results panel.
+// The queries area: the query index of each universe (built from its data stores or an export file, src/query, kept
+// current with what the editor reads and writes, and exported as Parquet), query documents in the universe-query
+// language with their completions, and the results panel.
 import vscode = require('vscode');
 import { registerCommands } from '../core/commands';
 import type { Connections } from '../core/connections';
@@ -13,6 +14,7 @@ import { exportIndexParquet, loadQueryIndex } from './commands/indexFiles';
 import { findValue, queryData, queryResult, runQuery } from './commands/runQuery';
 import { QueryCompletions, TRIGGERS } from './completions';
 import { queryLanguage, RunQueryLens } from './document';
+import { IndexFollower } from './follow';
 import { QueryIndexes } from './indexes';
 import { ResultPanel, ResultPanels, type RowEntry } from './results/panel';
 import { QueryIndexNode } from './tree';
@@ -35,11 +37,14 @@ export function activateQueries(deps: {
   extensionUri: vscode.Uri;
   /** The extension's global storage folder: indexes live in its `query` folder. */
   storageDir: string;
+  /** globalState, written one update at a time (core/state.ts): the stores written in bulk since their build. */
+  state: vscode.Memento;
   /** Opens an entry a result row names (the wiring hands over the data stores editor's). */
   openEntry(entry: RowEntry): Promise<unknown>;
 }) {
   const { connections, ui, log, tree } = deps;
-  const indexes = QueryIndexes.under(connections, deps.storageDir);
+  const indexes = QueryIndexes.under(connections, deps.storageDir, deps.state);
+  const follower = new IndexFollower(indexes, log);
   const results = new ResultPanels({
     ui,
     log,
@@ -67,5 +72,5 @@ export function activateQueries(deps: {
     }),
     ...registerCommands(ctx, commands),
   ];
-  return { indexes, results, disposables };
+  return { indexes, results, follower, disposables };
 }

@@ -9,6 +9,10 @@ import { localTime, timeOfDay } from '../core/time';
 import { universeKey, type UniverseAddress } from '../core/universe';
 import { UniverseIndex, type IndexedPart, type JsonFields } from '../query';
 
+/** globalState: per universe key, the stores written in bulk (restore, import) and when (ms), shared by windows. */
+const bulkKey = 'universeExplorer.queryIndexWrittenInBulk';
+type BulkWrites = Record<string, Record<string, number>>;
+
 export class QueryIndexes implements vscode.Disposable {
   private readonly indexes = new Map<string, UniverseIndex>();
   private readonly parts = new Map<string, IndexedPart[]>();
@@ -22,10 +26,12 @@ export class QueryIndexes implements vscode.Disposable {
     readonly connections: Connections,
     /** `<global storage>/query`: one folder per universe. */
     readonly dir: string,
+    /** globalState (written one update at a time: core/state.ts). */
+    private readonly state: vscode.Memento,
   ) {}
 
-  static under(connections: Connections, storageDir: string): QueryIndexes {
-    return new QueryIndexes(connections, path.join(storageDir, 'query'));
+  static under(connections: Connections, storageDir: string, state: vscode.Memento): QueryIndexes {
+    return new QueryIndexes(connections, path.join(storageDir, 'query'), state);
   }
 
   index(u: UniverseAddress): UniverseIndex {
@@ -48,8 +54,32 @@ export class QueryIndexes implements vscode.Disposable {
     this.fieldsRead.delete(universeKey(u));
     const parts = await this.index(u).info();
     this.parts.set(universeKey(u), parts);
+    const marks = this.state.get<BulkWrites>(bulkKey, {})[universeKey(u)] ?? {};
+    const kept = writtenSince(parts, marks);
+    if (Object.keys(marks).length !== kept.length) await this.setMarks(u, Object.fromEntries(kept));
     this.changed.fire(u);
     return parts;
+  }
+
+  /** A bulk run wrote the store: when the index holds it, its rows are marked as read before that. */
+  async writtenInBulk(u: UniverseAddress, store: string): Promise<void> {
+    if (!(await this.covered(u)).some((p) => p.store === store)) return;
+    const marks = this.state.get<BulkWrites>(bulkKey, {})[universeKey(u)] ?? {};
+    await this.setMarks(u, { ...marks, [store]: Date.now() });
+    this.changed.fire(u);
+  }
+
+  /** The indexed stores written in bulk after the index read them, and when (ms). */
+  writtenSince(u: UniverseAddress): [string, number][] {
+    const parts = this.known(u) ?? [];
+    return writtenSince(parts, this.state.get<BulkWrites>(bulkKey, {})[universeKey(u)] ?? {});
+  }
+
+  private async setMarks(u: UniverseAddress, marks: Record<string, number>): Promise<void> {
+    const all = { ...this.state.get<BulkWrites>(bulkKey, {}) };
+    if (Object.keys(marks).length) all[universeKey(u)] = marks;
+    else delete all[universeKey(u)];
+    await this.state.update(bulkKey, all);
   }
 
   /** What the index covers, read once. */
@@ -120,6 +150,11 @@ export function coverageTooltip(parts: readonly IndexedPart[]): string {
       return t`${name}: ${p.entries.toLocaleString()} entries as of ${localTime(utcMs(p.asOf))}${failed}`;
     })
     .join('\n');
+}
+
+/** The marked stores whose rows (any of them) were read before their mark. */
+function writtenSince(parts: readonly IndexedPart[], marks: Record<string, number>): [string, number][] {
+  return Object.entries(marks).filter(([store, at]) => parts.some((p) => p.store === store && utcMs(p.asOf) < at));
 }
 
 /** index_info's times are UTC without a zone. */

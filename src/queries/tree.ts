@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import vscode = require('vscode');
 import { t } from '../core/text';
+import { localTime } from '../core/time';
 import type { UniverseNode } from '../core/tree/connectionNodes';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseAddress } from '../core/universe';
@@ -29,10 +30,16 @@ export class QueryIndexNode implements TreeNode {
     }
     const item = new vscode.TreeItem(t`Query Index`, vscode.TreeItemCollapsibleState.None);
     const coverage = parts && describeCoverage(parts);
-    item.description = coverage ?? t`not built`;
-    const noFeed = t`Refresh Query Index reads the stores again: the service has no change feed, so the index shows them as of its build: writes made since, in this editor or elsewhere, are not in it.`;
+    const bulk = this.indexes.writtenSince(this.ref);
+    const stale = bulk.length ? t`written in bulk since: ${bulk.map(([store]) => store).join(', ')}` : undefined;
+    item.description = [coverage ?? t`not built`, stale].filter(Boolean).join(' · ');
+    const noFeed = t`Refresh Query Index reads the stores again: the service has no change feed, so the index shows them as of its build, with the entries opened, saved or restored one by one in this editor since; writes made elsewhere are not in it.`;
+    const bulkLines = bulk.map(
+      ([store, at]) =>
+        t`${store} was written in bulk (a restore, undo, copy or import run, or the store deleted or undeleted) at ${localTime(at)}, after the index read it: refresh it to query what it holds now.`,
+    );
     item.tooltip = coverage
-      ? [coverageTooltip(parts!), '', noFeed].join('\n')
+      ? [coverageTooltip(parts!), ...bulkLines, '', noFeed].join('\n')
       : t`Build Query Index… copies stores of this universe into a local index to query them with SQL.`;
     item.iconPath = new vscode.ThemeIcon('search');
     item.contextValue = coverage ? 'queryIndex.built' : 'queryIndex';

@@ -12,6 +12,7 @@ export {
   type LiveBuildArgs,
   type QueryOptions,
   type QueryResult,
+  type RowUpdate,
   type UniverseIndexOptions,
 } from './types';
 export type { Column } from './engine';

@@ -229,35 +229,51 @@ export interface EntryUpdate {
   statements: Statement[];
 }
 
+/**
+ * The statements that keep one row current: a deletion removes it; a value updates the row (keeping its creation
+ * time when the entry's is not known) or inserts it.
+ */
 export function entryUpdate(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): EntryUpdate {
-  const where: Statement = {
-    sql: 'DELETE FROM entries WHERE store = $store AND scope = $scope AND key = $key',
-    params: { store, scope, key },
-  };
-  if (entry === 'deleted') return { scope, statements: [where] };
+  const at = 'store = $store AND scope = $scope AND key = $key';
+  if (entry === 'deleted') {
+    return { scope, statements: [{ sql: `DELETE FROM entries WHERE ${at}`, params: { store, scope, key } }] };
+  }
   const text = typeof entry.raw === 'string' ? entry.raw : entry.raw.toString('utf8');
   const json = entry.json ?? isJson(text);
+  const params = {
+    store,
+    scope,
+    key,
+    version: entry.version,
+    created: entry.createdTime ?? null,
+    updated: entry.versionCreatedTime ?? null,
+    userIds: JSON.stringify(entry.userIds),
+    attributes: JSON.stringify(entry.attributes),
+    value: text,
+    notJson: !json,
+  };
+  const [created, updated] = [utc('$created'), utc('$updated')];
+  const [userIds, attributes, value] = [
+    `from_json($userIds, '["BIGINT"]')`,
+    'json($attributes)',
+    json ? 'json($value)' : 'to_json($value)',
+  ];
   return {
     scope,
     statements: [
-      where,
       {
         sql:
-          'INSERT INTO entries VALUES ($store, $scope, $key, $version, ' +
-          "TRY_CAST($created AS TIMESTAMPTZ) AT TIME ZONE 'UTC', TRY_CAST($updated AS TIMESTAMPTZ) AT TIME ZONE 'UTC', " +
-          `from_json($userIds, '["BIGINT"]'), json($attributes), ${json ? 'json($value)' : 'to_json($value)'}, $notJson)`,
-        params: {
-          store,
-          scope,
-          key,
-          version: entry.version,
-          created: entry.createdTime ?? null,
-          updated: entry.versionCreatedTime ?? null,
-          userIds: JSON.stringify(entry.userIds),
-          attributes: JSON.stringify(entry.attributes),
-          value: text,
-          notJson: !json,
-        },
+          `UPDATE entries SET version = $version, created_time = coalesce(${created}, created_time), ` +
+          `updated_time = ${updated}, user_ids = ${userIds}, attributes = ${attributes}, value = ${value}, ` +
+          `not_json = $notJson WHERE ${at}`,
+        params,
+      },
+      {
+        sql:
+          `INSERT INTO entries SELECT $store, $scope, $key, $version, ${created}, ${updated}, ${userIds}, ` +
+          `${attributes}, ${value}, $notJson ` +
+          `WHERE NOT EXISTS (SELECT 1 FROM entries WHERE ${at})`,
+        params,
       },
     ],
   };

@@ -1,7 +1,8 @@
-// What a query index takes and gives: its options, a build's arguments, progress and result, a query's, what is
-// indexed, and the error of a query. No DuckDB here.
+// What a query index takes and gives: its options, a build's arguments, progress and result, row updates, a
+// query's, what is indexed, and the error of a query. No DuckDB here.
 import type { ApiVersion, ExportCounts, ExportResult } from '../api';
 import type { Rows } from './engine';
+import type { IndexedEntry } from './sql';
 
 export interface UniverseIndexOptions {
   /** The folder holding every universe's index (the editor passes its global storage). */
@@ -51,6 +52,14 @@ export interface BuildResult {
   ms: number;
   /** A live build: what its export did (entries it could not read are in `failuresFile`). */
   export?: ExportResult;
+}
+
+/** An entry's row to keep current: its value and metadata as read or written, or `"deleted"`. */
+export interface RowUpdate {
+  store: string;
+  scope: string;
+  key: string;
+  entry: IndexedEntry | 'deleted';
 }
 
 export interface QueryOptions {

@@ -31,6 +31,7 @@ import {
   type LiveBuildArgs,
   type QueryOptions,
   type QueryResult,
+  type RowUpdate,
   type UniverseIndexOptions,
 } from './types';
 
@@ -171,22 +172,38 @@ export class UniverseIndex {
   }
 
   /**
-   * Keeps one row current after the editor read, saved or restored the entry (`"deleted"`: it is gone). Only a store
-   * (and scope) the index holds is changed; answers whether it was. An update that arrives while its store is being
-   * built is applied again after the build's load, so the build's older copy does not win.
+   * Keeps rows current after the editor read, saved or restored their entries (`"deleted"`: gone), in one
+   * transaction. Only stores (and scopes) the index holds are changed; answers how many updates were applied. An
+   * update that arrives while its store is being built is applied again after the build's load, so the build's older
+   * copy does not win.
    */
-  async updateEntry(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): Promise<boolean> {
-    const update = entryUpdate(store, scope, key, entry);
-    this.building.get(store)?.set(JSON.stringify([scope, key]), update);
+  async updateEntries(updates: readonly RowUpdate[]): Promise<number> {
+    const made = updates.map((u) => ({ store: u.store, ...entryUpdate(u.store, u.scope, u.key, u.entry), key: u.key }));
+    for (const u of made) this.building.get(u.store)?.set(JSON.stringify([u.scope, u.key]), u);
+    if (!made.length) return 0;
     return this.db.exclusive(async (engine) => {
-      const covered = await engine.read(
-        `SELECT 1 FROM index_info WHERE store = ${literal(store)} AND (scope IS NULL OR scope = ${literal(scope)})`,
-        { limit: 1 },
+      const stores = [...new Set(made.map((u) => literal(u.store)))].join(', ');
+      const { rows } = await engine.read(`SELECT store, scope FROM index_info WHERE store IN (${stores})`, {
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      const held = made.filter((u) =>
+        rows.some(([store, scope]) => store === u.store && (scope ?? u.scope) === u.scope),
       );
-      if (!covered.rows.length) return false;
-      await engine.write([...update.statements, { sql: recount(store) }]);
-      return true;
+      if (!held.length) return 0;
+      const recounts = [...new Set(held.map((u) => u.store))].map((store) => ({ sql: recount(store) }));
+      await engine.write([...held.flatMap((u) => u.statements), ...recounts]);
+      return held.length;
     });
+  }
+
+  /** updateEntries for one entry: whether it was applied. */
+  async updateEntry(store: string, scope: string, key: string, entry: IndexedEntry | 'deleted'): Promise<boolean> {
+    return (await this.updateEntries([{ store, scope, key, entry }])) === 1;
+  }
+
+  /** Whether a build of the store runs now (updates to it are then kept for after its load). */
+  isBuilding(store: string): boolean {
+    return this.building.has(store);
   }
 
   /**

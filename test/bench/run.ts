@@ -1,7 +1,8 @@
 // npm run bench [-- <name>...]: builds, runs each benchmark in its own process, prints its figures, and after a
 // full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
 // paging, ratelimit, timemachine (test/bench/timeMachine.ts), exportv2 (exportV2.ts), budgetshare (budgetShare.ts),
-// review (runs the VS Code test runner, so it needs the tools npm run test:vscode installs), query.
+// review (runs the VS Code test runner, so it needs the tools npm run test:vscode installs), query, querylive
+// (queryLive.ts).
 // Not part of npm test: the figures depend on the machine, so nothing here fails a build.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -23,12 +24,14 @@ const BENCHMARKS = [
   'budgetshare',
   'review',
   'query',
+  'querylive',
 ];
 /** Benchmarks whose source file is not named `<name>.ts`. */
 const SOURCES: Record<string, string> = {
   timemachine: 'timeMachine',
   exportv2: 'exportV2',
   budgetshare: 'budgetShare',
+  querylive: 'queryLive',
 };
 
 /**

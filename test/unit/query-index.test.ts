@@ -283,6 +283,41 @@ describe('keeping the index current', () => {
     assert.deepEqual(keys(await index.query("SELECT key FROM entries WHERE store = 'Players'")), []);
   });
 
+  it('updateEntries applies many updates in one call, to indexed stores only, and keeps a creation time not given', async () => {
+    await seed(shared.client);
+    const index = newIndex();
+    await index.build(shared.client, { store: 'Guilds' });
+    const [before] = (await index.query("SELECT created_time FROM entries WHERE key = 'guild_1'")).rows;
+    const updates = Array.from({ length: 500 }, (_, i) => ({
+      store: 'Guilds',
+      scope: 'global',
+      key: `new_${i}`,
+      entry: { raw: `{"n":${i}}`, version: `v${i}`, attributes: {}, userIds: [i + 1] },
+    }));
+    const applied = await index.updateEntries([
+      ...updates,
+      {
+        store: 'Guilds',
+        scope: 'global',
+        key: 'guild_1',
+        entry: { raw: '{"coins":1}', version: 'v', attributes: {}, userIds: [] },
+      },
+      { store: 'Guilds', scope: 'global', key: 'new_7', entry: 'deleted' },
+      { store: 'Players', scope: 'global', key: 'p', entry: { raw: '1', version: 'v', attributes: {}, userIds: [] } },
+    ]);
+    assert.equal(applied, 502, 'every update to Guilds; none to Players, which is not indexed');
+    const count = await index.query("SELECT count(*), count(DISTINCT key) FROM entries WHERE key LIKE 'new_%'");
+    assert.deepEqual(count.rows, [[499, 499]]);
+    const guild = await index.query("SELECT value, created_time FROM entries WHERE key = 'guild_1'");
+    assert.deepEqual(guild.rows, [['{"coins":1}', before[0]]], 'the value changed, the creation time stayed');
+    assert.deepEqual(keys(await index.query("SELECT key FROM entries WHERE store = 'Players'")), []);
+    const [part] = await index.info();
+    assert.equal(
+      part.entries,
+      Number((await index.query("SELECT count(*) FROM entries WHERE store = 'Guilds'")).rows[0][0]),
+    );
+  });
+
   it('an update that arrives while its store is being built is not undone by the build', async () => {
     await seed(shared.client);
     const index = newIndex();

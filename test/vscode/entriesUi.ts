@@ -19,14 +19,12 @@ export function entriesUiTest(resultsDir: string): UiTest {
       await wb.expandTreeRow('PlayerData');
       await wb.treeRow('Player_10001').dblclick(); // kept open, not a preview the next entry replaces
       await editorText(wb).filter({ hasText: 'coins' }).waitFor({ timeout: 20_000 });
-      await wb.expandTreeRow('Leaderboard');
-      const scores = wb
-        .sideBar()
-        .locator('.monaco-list-row[role="treeitem"][aria-level="5"]', { hasText: 'Player_10003' });
+      // Leaderboard's Player_10003, not PlayerData's: both stores hold one (the breadcrumbs say which opened).
+      const scores = await wb.childRow('Leaderboard', 'Player_10003');
       // A click while the tree still lays out the new rows can land on a row that moved: click until it opens.
       const opened = page.locator('.tabs-container .tab.active', { hasText: 'Player_10003' });
       for (let attempt = 0; ; attempt++) {
-        await scores.first().click();
+        await scores.click();
         const open = await opened.waitFor({ timeout: 5_000 }).then(
           () => true,
           () => false,
@@ -34,6 +32,7 @@ export function entriesUiTest(resultsDir: string): UiTest {
         if (open) break;
         if (attempt === 3) throw new Error('Player_10003 did not open from the tree');
       }
+      await page.locator('.breadcrumbs-control', { hasText: 'Leaderboard' }).waitFor({ timeout: 10_000 });
       // An edit, not saved: with files.autoSave on (code-server's default), an entry stays unsaved.
       await editorText(wb).click();
       await page.keyboard.press('Control+A');
@@ -65,11 +64,7 @@ export function entriesUiTest(resultsDir: string): UiTest {
       await wb.openViewContainer('Universes');
       await wb.expandTreeRow('Demo Universe');
       await wb.expandTreeRow('Data Stores');
-      await wb.expandTreeRow('Leaderboard');
-      await wb.contextMenu(
-        wb.sideBar().locator('.monaco-list-row[role="treeitem"][aria-level="5"]', { hasText: 'Player_10003' }).first(),
-        'Increment',
-      );
+      await wb.contextMenu(await wb.childRow('Leaderboard', 'Player_10003'), 'Increment');
       await wb.answer('Increment Player_10003 by', '100000');
       const now = page.getByText(/Player_10003 is now \d+/).first();
       await now.waitFor({ timeout: 20_000 });

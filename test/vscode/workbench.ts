@@ -180,6 +180,34 @@ export class Workbench {
     return row;
   }
 
+  /**
+   * The row labelled `label` among the children of the row `parent` (expanded first), once the tree has drawn the rows
+   * from the parent down to it: not a row of the same name under another parent (two stores both hold a
+   * Player_10003).
+   */
+  async childRow(parent: string, label: string): Promise<Locator> {
+    const row = await this.expandTreeRow(parent);
+    const [index, level] = await Promise.all([row.getAttribute('data-index'), row.getAttribute('aria-level')]);
+    const found = await this.page.waitForFunction(
+      ({ index, level, label }) => {
+        const rows = new Map<number, Element>();
+        for (const r of Array.from(document.querySelectorAll('#workbench\\.parts\\.sidebar .monaco-list-row')))
+          rows.set(Number(r.getAttribute('data-index')), r);
+        // The rows after the parent, until one of its level or above: its children and theirs.
+        for (let i = index + 1; rows.has(i); i++) {
+          const r = rows.get(i)!;
+          const at = Number(r.getAttribute('aria-level'));
+          if (at <= level) return undefined;
+          if (at === level + 1 && r.querySelector('.label-name')?.textContent?.trim() === label) return i;
+        }
+        return undefined;
+      },
+      { index: Number(index), level: Number(level), label },
+      { timeout: 20_000 },
+    );
+    return this.sideBar().locator(`.monaco-list-row[role="treeitem"][data-index="${String(await found.jsonValue())}"]`);
+  }
+
   /** Collapses an expanded tree row (clicking its twistie). */
   async collapseTreeRow(label: string): Promise<void> {
     const row = this.treeRow(label);

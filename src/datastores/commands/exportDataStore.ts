@@ -62,7 +62,7 @@ export const exportDataStore: DataStoresCommand = {
       connectionId: store.ref.connectionId,
       start: { exported: 0, resumed: 0, skipped: 0, failed: 0, listed: 0, listedAll: false },
       handled: (c) => c.resumed + c.exported,
-      run: (opts) => ctx.model.export(store.ref, file, resume, opts),
+      run: (opts) => ctx.timeMachine.export(store.ref, file, resume, opts),
       stopped: (c) =>
         t`Export of ${what} stopped with ${entries(c.resumed + c.exported)} in ${path.basename(file)}. Export into the same file again to continue where it stopped.`,
     });

@@ -3,7 +3,8 @@
 // entry file system follows that event) when the product writes its entry elsewhere.
 import vscode = require('vscode');
 import type { EntryVersion } from '../../api';
-import type { DataStoresModel, EntryChange } from '../model';
+import type { EntryChange } from '../changes';
+import type { DataStoresModel } from '../model';
 import type { EntryAddress } from './entryPath';
 import { entryKey, OpenEntries, type Base, type EntryState } from './openEntries';
 import { entryUri } from './uris';

@@ -151,7 +151,7 @@ async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel, 
       start: { written: 0, skipped: 0, failed: 0, lastLine: 0 },
       handled: (c) => c.written + c.skipped + c.failed,
       run: (opts) =>
-        ctx.model.import(
+        ctx.timeMachine.import(
           op,
           { file, mode: op.importMode ?? 'createOnly', fromLine, failuresFile: failuresOf(ctx, op) },
           {
