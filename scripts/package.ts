@@ -248,7 +248,9 @@ export async function stageExtension(opts: { from: string; to: string; build: Bu
 export function vsixProblems(zip: Zip, build: Build): string[] {
   const names = zip.entries.map((e) => e.name);
   const problems: string[] = [];
-  if (!names.includes('extension/dist/extension.js')) problems.push('no extension/dist/extension.js');
+  for (const bundle of ['extension/dist/extension.js', 'extension/dist/cli.js']) {
+    if (!names.includes(bundle)) problems.push(`no ${bundle}`);
+  }
   const wanted = build === 'universal' ? [] : targetModules(build).map((m) => `extension/node_modules/${m}/`);
   const foreign = names.filter((n) => n.startsWith('extension/node_modules/') && !wanted.some((m) => n.startsWith(m)));
   if (foreign.length) problems.push(`node_modules its target does not use: ${foreign.join(', ')}`);
