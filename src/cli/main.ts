@@ -83,9 +83,15 @@ export async function main(
   }
   const found = commandOf(argv);
   const json = argv.includes('--json');
+  // The key in UE_API_KEY is hidden from the start: a key typed by mistake as an option's value is not shown either.
+  const outputOf = (name: string, debug = false): Output => {
+    const out = new Output(name, json, debug, streams);
+    if (env.UE_API_KEY?.trim()) out.hide(env.UE_API_KEY.trim());
+    return out;
+  };
   if (!found) {
     const group = COMMANDS.filter((c) => c.name.startsWith(`${first} `)).map((c) => c.name);
-    const out = new Output(group.length ? first : '', json, false, streams);
+    const out = outputOf(group.length ? first : '');
     if (group.length && (argv[1] === undefined || argv[1] === '--help' || argv[1] === '-h')) {
       streams.stdout.write(`Usage: universe-explorer ${first} <${group.map((g) => g.split(' ')[1]).join('|')}> …\n`);
       return argv[1] === undefined ? EXIT.usage : EXIT.done;
@@ -98,7 +104,7 @@ export async function main(
     return out.fail(new UsageError(`a command comes first: use one of ${known}`), EXIT.usage);
   }
   const { command, rest } = found;
-  const out = new Output(command.name, json, argv.includes('--debug'), streams);
+  const out = outputOf(command.name, argv.includes('--debug'));
   const closers: (() => Promise<void>)[] = [];
   const controller = new AbortController();
   const stop = (): void => {

@@ -18,7 +18,7 @@ export interface Streams {
 }
 
 export class Output {
-  private secret?: Redactor;
+  private readonly secrets: Redactor[] = [];
   private progressShown = false;
 
   constructor(
@@ -31,11 +31,11 @@ export class Output {
 
   /** Hides `key` in everything written from now on. */
   hide(key: string): void {
-    this.secret = new Redactor(key);
+    this.secrets.push(new Redactor(key));
   }
 
   private clean(text: string): string {
-    return this.secret ? this.secret.text(text) : text;
+    return this.secrets.reduce((t, secret) => secret.text(t), text);
   }
 
   /** A line of the human report; nothing with --json. */
@@ -69,7 +69,8 @@ export class Output {
     this.endProgress();
     if (this.json) {
       const value = { command: this.command, exitCode, ...result };
-      this.streams.stdout.write(`${JSON.stringify(this.secret ? this.secret.value(value) : value)}\n`);
+      const hidden = this.secrets.reduce((v, secret) => secret.value(v), value);
+      this.streams.stdout.write(`${JSON.stringify(hidden)}\n`);
     }
     return exitCode;
   }

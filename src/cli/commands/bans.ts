@@ -131,8 +131,8 @@ async function write(ctx: Context, input: GameJoinRestrictionInput, verb: string
   }
 }
 
-const writeJson =
-  '  {"command":"bans ban"|"bans unban","exitCode":0,"universe":"123456","place":"…" (when given),\n' +
+const writeJson = (command: string): string =>
+  `  {"command":"${command}","exitCode":0,"universe":"123456","place":"…" (when given),\n` +
   '   "restriction":{"user":"2001","active":true,… as in bans list}}';
 
 export const bansBan: Command = {
@@ -155,7 +155,7 @@ export const bansBan: Command = {
     ],
     ['Output', OUTPUT],
   ],
-  json: writeJson,
+  json: writeJson('bans ban'),
   examples: ['universe-explorer bans ban --universe 123456 --user 2001 --duration 7d --reason "chargeback"'],
   async run(ctx) {
     const typed = text(ctx.values, 'duration');
@@ -181,7 +181,7 @@ export const bansUnban: Command = {
     ['Unban', { ...USER, ...PLACE, reason: { type: 'string', value: '<text>', help: 'a private note' } }],
     ['Output', OUTPUT],
   ],
-  json: writeJson,
+  json: writeJson('bans unban'),
   async run(ctx) {
     const input: GameJoinRestrictionInput = {
       active: false,
