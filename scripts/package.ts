@@ -63,8 +63,11 @@ export const BUILDS: Build[] = [...(Object.keys(TARGETS) as Target[]), 'universa
  * what moves them; the extension's own files are the universal .vsix's few hundred KB.
  */
 const TARGET_BUDGET_BYTES = 43 * 1024 * 1024;
-/** The universal .vsix (no node_modules): 0.1.0 packed to 216 KB when this was set (282 KB now); 1.5 times that. */
-const UNIVERSAL_BUDGET_BYTES = 330 * 1024;
+/**
+ * The universal .vsix (no node_modules): 0.1.0 packed to 216 KB when first set (budget 330 KB), had grown to 344 KB
+ * by the command line, which adds dist/cli.js (185 KB minified, 60 KB packed): 403 KB then; 1.2 times that.
+ */
+const UNIVERSAL_BUDGET_BYTES = 480 * 1024;
 
 export const BINDINGS = '@duckdb/node-bindings';
 /** The packages a target's .vsix holds in node_modules, each whole: the bindings' JavaScript and what it requires. */
