@@ -18,11 +18,12 @@ before(() => buildCli());
 const file = (name: string) => path.join(dir, name);
 const connection = (url = shared.emulator.url) => ['--base-url', url, '--universe', U];
 
-/** The entry lines of an export file, parsed (its header line left out). */
+/** The complete entry lines of an export file, parsed (its header line, and a last line cut short, left out). */
 const entries = (f: string) =>
   fs
     .readFileSync(f, 'utf8')
     .split('\n')
+    .slice(0, -1)
     .filter((l) => l && !l.startsWith('{"export":'))
     .map((l) => JSON.parse(l) as { scope: string; key: string; value: unknown });
 
@@ -101,35 +102,67 @@ describe('universe-explorer export', () => {
     assert.match(both.stderr, /--scope and --all-scopes go apart/);
   });
 
-  it('a killed export is resumed by running it again into the same file: every entry once', async () => {
-    const n = 400;
-    const big = 'x'.repeat(2000); // 400 entries of ~2 KB: the export writes the file in parts as it goes
+  const n = 400;
+  const big = 'x'.repeat(2000); // 400 entries of ~2 KB: the export writes the file in parts as it goes
+
+  /** Starts an export of 400 entries whose read of k0300 is never answered, and waits until the file has parts. */
+  async function exportHeld(out: string) {
     for (let i = 0; i < n; i++) await set('Big', `k${String(i).padStart(4, '0')}`, { i, big });
-    // The gate: the read of k0300 is never answered, so the export stops there until it is killed.
     const proxy = await holdingProxy(shared.emulator.url, (url) => url.includes('entryKey=k0300'));
-    const out = file('big.ndjson');
-    try {
-      const first = await spawnCli(['export', ...connection(proxy.url), '--store', 'Big', '--out', out, '--json']);
-      await proxy.held;
-      await until(() => fs.existsSync(out) && fs.statSync(out).size >= 256 * 1024, 60_000);
-      first.child.kill('SIGKILL');
-      const killed = await first.done;
-      assert.equal(killed.code, null);
-      assert.equal(killed.stdout, '', 'killed before its result');
-    } finally {
-      await proxy.close();
-    }
-    const before = entries(out).length; // complete lines only; a line cut short is dropped by the resume
-    assert.ok(before > 0 && before < n, `${before} entries before the kill`);
+    const run = await spawnCli(['export', ...connection(proxy.url), '--store', 'Big', '--out', out, '--json']);
+    await proxy.held;
+    await until(() => fs.existsSync(out) && fs.statSync(out).size >= 256 * 1024, 60_000);
+    return { ...run, proxy };
+  }
+
+  /** Exports again into `out`: every entry once, the ones in the file from before kept. */
+  async function resumeInto(out: string, before: number): Promise<void> {
     const resumed = await cli(['export', ...connection(), '--store', 'Big', '--out', out, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
     const r = resumed.json();
-    assert.ok((r.resumed as number) >= before - 1 && (r.resumed as number) > 0, JSON.stringify(r));
+    assert.ok((r.resumed as number) >= before && (r.resumed as number) > 0, JSON.stringify(r));
     assert.equal((r.resumed as number) + (r.exported as number), n);
     const keys = entries(out).map((e) => e.key);
     assert.equal(keys.length, n);
     assert.equal(new Set(keys).size, n, 'each key once');
     assert.ok(entries(out).every((e) => (e.value as { big: string }).big === big));
+  }
+
+  it('a killed export is resumed by running it again into the same file: every entry once', async () => {
+    const out = file('big.ndjson');
+    const held = await exportHeld(out);
+    try {
+      held.child.kill('SIGKILL');
+      const killed = await held.done;
+      assert.equal(killed.code, null);
+      assert.equal(killed.stdout, '', 'killed before its result');
+    } finally {
+      await held.proxy.close();
+    }
+    const before = entries(out).length; // complete lines only; a line cut short is dropped by the resume
+    assert.ok(before > 0 && before < n, `${before} entries before the kill`);
+    await resumeInto(out, before);
+  });
+
+  it('Ctrl+C stops an export with exit 1 and says how to go on; running it again continues', async () => {
+    const out = file('interrupted.ndjson');
+    const held = await exportHeld(out);
+    let stopped;
+    try {
+      held.child.kill('SIGINT');
+      stopped = await held.done;
+    } finally {
+      await held.proxy.close();
+    }
+    assert.equal(stopped.code, 1);
+    assert.match(
+      stopped.stderr,
+      /^Stopped; run the same command again to continue interrupted\.ndjson where it stopped\.$/m,
+    );
+    assert.equal(stopped.json().exitCode, 1);
+    const before = entries(out).length;
+    assert.ok(before > 0 && before < n, `${before} entries before the stop`);
+    await resumeInto(out, before);
   });
 });
 

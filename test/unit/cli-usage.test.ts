@@ -2,13 +2,14 @@
 // errors (exit 2) in one line, the API key only from UE_API_KEY or a file and never in anything written, exit 1 for
 // a failure, and no progress on a stderr that is not a terminal.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { COMMANDS } from '../../src/cli/main';
 import { API_KEY } from './support/client';
-import { cli, CLI_KEY } from './support/cli';
+import { buildCli, cli, CLI_KEY } from './support/cli';
 import { sharedEmulator } from './support/emulator';
 
 const U = '4242';
@@ -25,6 +26,21 @@ function usageError(r: { code: number | null; stdout: string; stderr: string }, 
   assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
   assert.ok(r.stderr.startsWith(command ? `universe-explorer ${command}: ` : 'universe-explorer: '), r.stderr);
   assert.match(r.stderr, text);
+}
+
+/** Runs a program to its end, with UE_API_KEY set to the key; its stdout and stderr together. */
+function run(program: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, {
+      env: { ...process.env, UE_API_KEY: CLI_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 async function seed(store: string, n: number): Promise<void> {
@@ -190,6 +206,23 @@ describe('universe-explorer: output', () => {
     const json = await cli(['export', ...connection(), '--store', 'Quiet', '--out', file('q2.ndjson'), '--json']);
     assert.equal(json.stderr, '');
     assert.equal(json.json().exported, 30);
+  });
+
+  it('on a terminal, progress goes to stderr and is cleared; stdout keeps only the JSON', async () => {
+    await seed('Loud', 30);
+    const json = file('loud.json');
+    // script(1) runs the command on a pseudo-terminal: its stderr is a TTY, its stdout the file, and what reaches
+    // the terminal comes back as script's own output.
+    const command = [process.execPath, await buildCli(), 'export', ...connection(), '--store', 'Loud']
+      .concat(['--out', file('loud.ndjson'), '--json'])
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const terminal = await run('script', ['-qec', `${command} > '${json}'`, '/dev/null']);
+    assert.equal(terminal.code, 0, terminal.output);
+    assert.match(terminal.output, /\r\x1b\[2KExporting Loud \(scope global\) of universe 4242: 30 entries/);
+    assert.ok(terminal.output.endsWith('\r\x1b[2K'), 'the progress line is cleared at the end');
+    assert.ok(!terminal.output.includes(CLI_KEY.slice(0, 8)));
+    assert.equal(JSON.parse(fs.readFileSync(json, 'utf8')).exported, 30);
   });
 
   it('a failure says the thing, the reason and what to do, in one line, exit 1', async () => {
