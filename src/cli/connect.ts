@@ -2,7 +2,6 @@
 // UE_API_KEY environment variable or a file (--api-key-file), and is hidden in everything the command writes.
 import * as fsp from 'node:fs/promises';
 import {
-  ApiError,
   AuthError,
   checkMoment,
   isAbort,
@@ -27,7 +26,7 @@ export function universeOf(values: Values): string {
 }
 
 /** The API key: --api-key-file's content (trimmed) when given, else UE_API_KEY. */
-export async function apiKey(values: Values, env: NodeJS.ProcessEnv): Promise<string> {
+async function apiKey(values: Values, env: NodeJS.ProcessEnv): Promise<string> {
   const file = text(values, 'api-key-file');
   if (file !== undefined) {
     let key: string;
@@ -132,7 +131,7 @@ export function momentOf(values: Values, name: string): Date {
 function hint(error: unknown): string | undefined {
   if (error instanceof AuthError) return 'check the API key in UE_API_KEY or the --api-key-file';
   if (error instanceof PermissionDeniedError) {
-    return "check that the API key's scopes and universes allow this (create-only keys cannot overwrite)";
+    return "check that the API key's scopes and universes allow this";
   }
   if (error instanceof NetworkError || error instanceof TimeoutError) {
     return 'check --base-url and the network, then run the command again';
@@ -146,7 +145,5 @@ export function failure(what: string, error: unknown): Error {
   if (error instanceof UsageError || isAbort(error)) return error as Error;
   const reason = error instanceof Error ? error.message : String(error);
   const todo = hint(error);
-  const e = new Error(`${what}: ${reason}${todo ? `; ${todo}` : ''}`, { cause: error });
-  if (error instanceof ApiError) e.name = error.name;
-  return e;
+  return new Error(`${what}: ${reason}${todo ? `; ${todo}` : ''}`, { cause: error });
 }

@@ -62,11 +62,8 @@ function commandOf(argv: string[]): { command: Command; rest: string[] } | undef
 }
 
 /** Runs the command line; resolves to its exit code, or undefined for the emulator, which runs on. */
-export async function main(
-  argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WriteStream } = process,
-): Promise<ExitCode | undefined> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode | undefined> {
+  const { stdout, stderr } = process;
   const [first] = argv;
   if (first === 'emulator') {
     // The emulator's own bundle, required only here (dist/emulator.js beside dist/cli.js).
@@ -77,15 +74,15 @@ export async function main(
   }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const asked = first === 'help' && argv[1] !== undefined ? commandOf(argv.slice(1)) : undefined;
-    if (asked) streams.stdout.write(commandHelp(asked.command));
-    else (first === undefined ? streams.stderr : streams.stdout).write(programHelp());
+    if (asked) stdout.write(commandHelp(asked.command));
+    else (first === undefined ? stderr : stdout).write(programHelp());
     return first === undefined ? EXIT.usage : EXIT.done;
   }
   const found = commandOf(argv);
   const json = argv.includes('--json');
   // The key in UE_API_KEY is hidden from the start: a key typed by mistake as an option's value is not shown either.
   const outputOf = (name: string, debug = false): Output => {
-    const out = new Output(name, json, debug, streams);
+    const out = new Output(name, json, debug);
     if (env.UE_API_KEY?.trim()) out.hide(env.UE_API_KEY.trim());
     return out;
   };
@@ -93,15 +90,16 @@ export async function main(
     const group = COMMANDS.filter((c) => c.name.startsWith(`${first} `)).map((c) => c.name);
     const out = outputOf(group.length ? first : '');
     if (group.length && (argv[1] === undefined || argv[1] === '--help' || argv[1] === '-h')) {
-      streams.stdout.write(`Usage: universe-explorer ${first} <${group.map((g) => g.split(' ')[1]).join('|')}> …\n`);
+      stdout.write(`Usage: universe-explorer ${first} <${group.map((g) => g.split(' ')[1]).join('|')}> …\n`);
       return argv[1] === undefined ? EXIT.usage : EXIT.done;
     }
     const known = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0])), 'emulator'].join(', ');
     const message = group.length
       ? `unknown command ${JSON.stringify(argv[1])}: use one of ${group.join(', ')}`
-      : `unknown command ${JSON.stringify(first.length > 40 ? `${first.slice(0, 40)}…` : first)}: use one of ${known}`;
-    if (json || group.length || !first.startsWith('-')) return out.fail(new UsageError(message), EXIT.usage);
-    return out.fail(new UsageError(`a command comes first: use one of ${known}`), EXIT.usage);
+      : first.startsWith('-')
+        ? `a command comes first: use one of ${known}`
+        : `unknown command ${JSON.stringify(first.length > 40 ? `${first.slice(0, 40)}…` : first)}: use one of ${known}`;
+    return out.fail(new UsageError(message), EXIT.usage);
   }
   const { command, rest } = found;
   const out = outputOf(command.name, argv.includes('--debug'));
@@ -116,7 +114,7 @@ export async function main(
   try {
     const { values, positionals } = parse(rest, optionsOf(command), command.positionals ?? 0);
     if (values.help) {
-      streams.stdout.write(commandHelp(command));
+      stdout.write(commandHelp(command));
       return EXIT.done;
     }
     const ctx: Context = {

@@ -49,19 +49,19 @@ export const OUTPUT: Options = {
 };
 
 /** Why `--api-key` is refused; the value given is never repeated. */
-export const KEY_FLAG_REFUSED =
+const KEY_FLAG_REFUSED =
   '--api-key is refused: a key on the command line is visible to other users of this machine and kept in shell ' +
   'history. Put it in the UE_API_KEY environment variable, or in a file named by --api-key-file';
 
 /** Throws a UsageError when any argument before `--` is `--api-key` or `--api-key=…`. */
-export function refuseKeyFlag(argv: string[]): void {
+function refuseKeyFlag(argv: string[]): void {
   for (const arg of argv) {
     if (arg === '--') return;
     if (arg === '--api-key' || arg.startsWith('--api-key=')) throw new UsageError(KEY_FLAG_REFUSED);
   }
 }
 
-export interface Parsed {
+interface Parsed {
   values: Values;
   positionals: string[];
 }

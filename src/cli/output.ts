@@ -12,11 +12,6 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export interface Streams {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-}
-
 export class Output {
   private readonly secrets: Redactor[] = [];
   private progressShown = false;
@@ -26,7 +21,6 @@ export class Output {
     readonly command: string,
     readonly json: boolean,
     private readonly debug: boolean,
-    private readonly streams: Streams = process,
   ) {}
 
   /** Hides `key` in everything written from now on. */
@@ -42,25 +36,25 @@ export class Output {
   say(text = ''): void {
     if (this.json) return;
     this.endProgress();
-    this.streams.stdout.write(`${this.clean(text)}\n`);
+    process.stdout.write(`${this.clean(text)}\n`);
   }
 
   /** A note on stderr (with --json too): something the person should know that is not the result. */
   note(text: string): void {
     this.endProgress();
-    this.streams.stderr.write(`${this.clean(text)}\n`);
+    process.stderr.write(`${this.clean(text)}\n`);
   }
 
   /** One progress line on stderr, redrawn in place; only when stderr is a terminal. */
   progress(text: string): void {
-    if (!this.streams.stderr.isTTY) return;
-    this.streams.stderr.write(`\r\x1b[2K${this.clean(text)}`);
+    if (!process.stderr.isTTY) return;
+    process.stderr.write(`\r\x1b[2K${this.clean(text)}`);
     this.progressShown = true;
   }
 
   private endProgress(): void {
     if (!this.progressShown) return;
-    this.streams.stderr.write('\r\x1b[2K');
+    process.stderr.write('\r\x1b[2K');
     this.progressShown = false;
   }
 
@@ -70,7 +64,7 @@ export class Output {
     if (this.json) {
       const value = { command: this.command, exitCode, ...result };
       const hidden = this.secrets.reduce((v, secret) => secret.value(v), value);
-      this.streams.stdout.write(`${JSON.stringify(hidden)}\n`);
+      process.stdout.write(`${JSON.stringify(hidden)}\n`);
     }
     return exitCode;
   }
@@ -84,8 +78,8 @@ export class Output {
     const message = error.message.replace(/\s*\n\s*/g, ' ');
     const program = this.command ? `universe-explorer ${this.command}` : 'universe-explorer';
     const help = exitCode === EXIT.usage ? ` (see ${program} --help)` : '';
-    this.streams.stderr.write(this.clean(`${program}: ${message}${help}\n`));
-    if (this.debug) this.streams.stderr.write(`${this.clean(detail(error))}\n`);
+    process.stderr.write(this.clean(`${program}: ${message}${help}\n`));
+    if (this.debug) process.stderr.write(`${this.clean(detail(error))}\n`);
     if (this.json) {
       const kind = exitCode === EXIT.usage ? 'usage' : 'failed';
       return this.finish({ error: { kind, message } }, exitCode);

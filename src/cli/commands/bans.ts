@@ -16,7 +16,7 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_
 const MAX_SECONDS = 315_576_000_000;
 
 /** `7d`, `12h`, `1h30m`, `3600s` as whole seconds. */
-export function durationSeconds(typed: string): number {
+function durationSeconds(typed: string): number {
   const input = typed.replace(/\s+/g, '').toLowerCase();
   if (!/^(\d+[smhdw])+$/.test(input)) {
     throw new UsageError(`--duration: ${JSON.stringify(typed)} is not a duration: use e.g. 90m, 12h, 7d or 1h30m`);

@@ -15,7 +15,7 @@ import { EXIT, UsageError } from '../output';
 import { count, listed, rate } from './words';
 
 /** The file to read: --in, or the one positional argument (not both). */
-export async function inputFile(ctx: Context, what: string): Promise<string> {
+async function inputFile(ctx: Context, what: string): Promise<string> {
   const named = text(ctx.values, 'in');
   const [given] = ctx.positionals;
   if (named !== undefined && given !== undefined) throw new UsageError(`give the file once: --in or ${what}, not both`);

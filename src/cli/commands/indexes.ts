@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../output';
 import { count, rate } from './words';
 
 /** Where indexes live by default: the user's cache folder, as each system names it. */
-export function cacheDir(env: NodeJS.ProcessEnv, platform = process.platform): string {
+function cacheDir(env: NodeJS.ProcessEnv, platform = process.platform): string {
   const home = os.homedir();
   if (platform === 'win32') {
     return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'universe-explorer', 'Cache');
