@@ -61,12 +61,16 @@ export async function connect(ctx: Context, named?: string): Promise<{ client: O
   const key = await apiKey(ctx.values, ctx.env);
   ctx.out.hide(key);
   const baseUrl = text(ctx.values, 'base-url') ?? DEFAULT_BASE_URL;
+  const prefix = text(ctx.values, 'entry-header-prefix');
+  if (prefix !== undefined && !/^[A-Za-z0-9]+$/.test(prefix)) {
+    throw new UsageError(`--entry-header-prefix: ${JSON.stringify(prefix)} is not a word of letters and digits`);
+  }
   let client: OpenApiClient;
   try {
     client = new OpenApiClient({
       baseUrl,
       apiKey: key,
-      entryHeaderPrefix: text(ctx.values, 'entry-header-prefix'),
+      entryHeaderPrefix: prefix,
       allowInsecureHttp: flag(ctx.values, 'allow-insecure-http'),
       userAgent: 'universe-explorer-cli',
     });

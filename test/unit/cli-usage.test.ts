@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { COMMANDS } from '../../src/cli/main';
 import { API_KEY } from './support/client';
 import { buildCli, cli, CLI_KEY } from './support/cli';
-import { sharedEmulator } from './support/emulator';
+import { sharedEmulator, TestEmulator } from './support/emulator';
 
 const U = '4242';
 const shared = sharedEmulator({ apiKeys: [{ key: CLI_KEY }, { key: API_KEY }] });
@@ -193,6 +193,53 @@ describe('universe-explorer: the API key', () => {
   });
 });
 
+describe('universe-explorer: the connection', () => {
+  it('--entry-header-prefix reads a service that sends other entry headers; a bad one is a usage error', async () => {
+    const acme = await TestEmulator.start({ apiKeys: [{ key: CLI_KEY }], entryHeaderPrefix: 'acme' });
+    try {
+      fs.writeFileSync(file('one.ndjson'), '{"scope":"global","key":"a","value":1,"attributes":{},"userIds":[]}\n');
+      const at = ['--base-url', acme.url, '--universe', U];
+      assert.equal((await cli(['import', ...at, '--store', 'S', file('one.ndjson'), '--apply'])).code, 0);
+      const out = file('acme.ndjson');
+      const plain = await cli(['export', ...at, '--store', 'S', '--out', out, '--json']);
+      assert.equal(plain.code, 3, 'the entry cannot be read without its version header');
+      const prefixed = await cli([
+        'export',
+        ...at,
+        '--entry-header-prefix',
+        'acme',
+        '--store',
+        'S',
+        '--out',
+        out,
+        '--json',
+      ]);
+      assert.equal(prefixed.code, 0, prefixed.stderr);
+      assert.deepEqual([prefixed.json().exported, prefixed.json().failed], [1, 0]);
+    } finally {
+      await acme.close();
+    }
+    usageError(
+      await cli(['export', ...connection(), '--entry-header-prefix', 'ac-me', '--store', 'S', '--out', file('x')]),
+      'export',
+      /--entry-header-prefix: "ac-me" is not a word of letters and digits/,
+    );
+  });
+
+  it('a plain http:// address on another machine is refused before the key is sent (exit 2)', async () => {
+    usageError(
+      await cli(['bans', 'list', '--base-url', 'http://example.invalid', '--universe', U]),
+      'bans list',
+      /Refusing to send the API key to http:\/\/example\.invalid: .*unencrypted/,
+    );
+    usageError(
+      await cli(['bans', 'list', '--base-url', 'not a url', '--universe', U]),
+      'bans list',
+      /--base-url: "not a url" is not an address/,
+    );
+  });
+});
+
 describe('universe-explorer: output', () => {
   it('writes no progress when stderr is not a terminal, and one JSON object with --json', async () => {
     await seed('Quiet', 30);
@@ -219,7 +266,7 @@ describe('universe-explorer: output', () => {
       .join(' ');
     const terminal = await run('script', ['-qec', `${command} > '${json}'`, '/dev/null']);
     assert.equal(terminal.code, 0, terminal.output);
-    assert.match(terminal.output, /\r\x1b\[2KExporting Loud \(scope global\) of universe 4242: 30 entries/);
+    assert.ok(terminal.output.includes('\r\x1b[2KExporting Loud (scope global) of universe 4242: 30 entries'));
     assert.ok(terminal.output.endsWith('\r\x1b[2K'), 'the progress line is cleared at the end');
     assert.ok(!terminal.output.includes(CLI_KEY.slice(0, 8)));
     assert.equal(JSON.parse(fs.readFileSync(json, 'utf8')).exported, 30);
