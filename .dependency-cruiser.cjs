@@ -55,6 +55,22 @@ module.exports = {
       to: { path: '^src/query/' },
     },
     {
+      name: 'cli-without-editor',
+      severity: 'error',
+      comment:
+        'The command line (src/cli, dist/cli.js) runs in plain Node on the client, the index and the emulator: ' +
+        'never VS Code, core or an area.',
+      from: { path: '^src/cli/' },
+      to: { path: `^src/(core|${areas.slice(1, -1)})/|^src/extension\\.ts$|^node_modules/@types/vscode/|^vscode$` },
+    },
+    {
+      name: 'nothing-imports-cli',
+      severity: 'error',
+      comment: 'The command line is an entry point of its own: the rest of src never imports it.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'src-without-tests',
       severity: 'error',
       comment: 'The product never imports its tests.',

@@ -1,4 +1,4 @@
-// Bundles the extension and the emulator. `node esbuild.js --watch` rebuilds on change.
+// Bundles the extension, the emulator and the command line. `node esbuild.js --watch` rebuilds on change.
 const esbuild = require('esbuild');
 
 const common = {
@@ -43,6 +43,19 @@ const slimDependencies = {
   },
 };
 
+/**
+ * The command line (dist/cli.js) loads the emulator from its own bundle beside it, dist/emulator.js, and only for the
+ * `emulator` command; the emulator defines no classes the command line checks with instanceof.
+ */
+const emulatorBeside = {
+  name: 'emulator-beside',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/emulator\/cli$/ }, (args) =>
+      /[\\/]src[\\/]cli$/.test(args.resolveDir) ? { path: './emulator.js', external: true } : undefined,
+    );
+  },
+};
+
 const builds = [
   {
     ...common,
@@ -57,6 +70,15 @@ const builds = [
     outfile: 'dist/undici.js',
   },
   { ...common, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/emulator.js' },
+  // The command line (package.json bin: universe-explorer), slim as the extension: undici, DuckDB and the emulator
+  // are the bundles beside it, each required when first used.
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [slimDependencies, emulatorBeside],
+  },
   // DuckDB's JavaScript API with the index's engine. The native bindings stay outside, found at run time in
   // node_modules/@duckdb/node-bindings (and its platform package, e.g. @duckdb/node-bindings-linux-x64).
   {
@@ -107,7 +129,7 @@ const builds = [
   },
 ];
 
-module.exports = { builds, slimDependencies };
+module.exports = { builds, slimDependencies, emulatorBeside };
 
 async function main() {
   if (process.argv.includes('--watch')) {

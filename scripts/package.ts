@@ -63,8 +63,11 @@ export const BUILDS: Build[] = [...(Object.keys(TARGETS) as Target[]), 'universa
  * what moves them; the extension's own files are the universal .vsix's few hundred KB.
  */
 const TARGET_BUDGET_BYTES = 43 * 1024 * 1024;
-/** The universal .vsix (no node_modules): 0.1.0 packed to 216 KB when this was set (282 KB now); 1.5 times that. */
-const UNIVERSAL_BUDGET_BYTES = 330 * 1024;
+/**
+ * The universal .vsix (no node_modules): 0.1.0 packed to 216 KB when first set (budget 330 KB), had grown to 344 KB
+ * by the command line, which adds dist/cli.js (185 KB minified, 60 KB packed): 403 KB then; 1.2 times that.
+ */
+const UNIVERSAL_BUDGET_BYTES = 480 * 1024;
 
 export const BINDINGS = '@duckdb/node-bindings';
 /** The packages a target's .vsix holds in node_modules, each whole: the bindings' JavaScript and what it requires. */
@@ -248,7 +251,9 @@ export async function stageExtension(opts: { from: string; to: string; build: Bu
 export function vsixProblems(zip: Zip, build: Build): string[] {
   const names = zip.entries.map((e) => e.name);
   const problems: string[] = [];
-  if (!names.includes('extension/dist/extension.js')) problems.push('no extension/dist/extension.js');
+  for (const bundle of ['extension/dist/extension.js', 'extension/dist/cli.js']) {
+    if (!names.includes(bundle)) problems.push(`no ${bundle}`);
+  }
   const wanted = build === 'universal' ? [] : targetModules(build).map((m) => `extension/node_modules/${m}/`);
   const foreign = names.filter((n) => n.startsWith('extension/node_modules/') && !wanted.some((m) => n.startsWith(m)));
   if (foreign.length) problems.push(`node_modules its target does not use: ${foreign.join(', ')}`);

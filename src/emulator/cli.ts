@@ -1,7 +1,8 @@
 // node dist/emulator.js [options]: the command-line front of the emulator (contract in docs/ARCHITECTURE.md). The
-// bundle also exports startEmulator, so the extension can require it and run the same emulator in its own process. Exit
-// codes: 0 after a clean stop, 1 when it cannot start, 2 for a bad flag, 3 when the data folder is in use by another
-// emulator. Standard output and error are only logs: a reader that went away (EPIPE) never stops the emulator.
+// bundle also exports startEmulator, so the extension can require it and run the same emulator in its own process,
+// and runEmulatorCli, which `universe-explorer emulator` (dist/cli.js) runs with the same options. Exit codes: 0 after
+// a clean stop, 1 when it cannot start, 2 for a bad flag, 3 when the data folder is in use by another emulator.
+// Standard output and error are only logs: a reader that went away (EPIPE) never stops the emulator.
 import * as fs from 'node:fs';
 import { parseClock } from './clock';
 import { isObject } from './http';
@@ -10,7 +11,7 @@ import { DataFolderInUse, SANDBOX_KEY, startEmulator, type EmulatorKey, type Emu
 export { DataFolderInUse, startEmulator } from './server';
 export type { EmulatorKey, EmulatorOptions, RunningEmulator } from './server';
 
-const HELP = `Usage: node dist/emulator.js [options]
+const help = (program: string): string => `Usage: ${program} [options]
 
 A local emulator of the Open API (user restrictions, standard data stores, assets).
 
@@ -156,17 +157,18 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
   return opts;
 }
 
-async function main(): Promise<void> {
+/** Runs the emulator as its command line does, with `argv` (the options); `program` is how the help names it. */
+export async function runEmulatorCli(argv: string[], program = 'node dist/emulator.js'): Promise<void> {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   let opts: EmulatorOptions | undefined;
   try {
-    opts = parseArgs(process.argv.slice(2));
+    opts = parseArgs(argv);
   } catch (err) {
     process.stderr.write(`emulator: ${(err as Error).message} (see --help)\n`);
     process.exit(2);
   }
   if (!opts) {
-    process.stdout.write(HELP);
+    process.stdout.write(help(program));
     return;
   }
   opts.log = (line) => process.stderr.write(`emulator: ${line}\n`);
@@ -184,4 +186,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-if (require.main === module) void main();
+if (require.main === module) void runEmulatorCli(process.argv.slice(2));

@@ -112,3 +112,25 @@ test('bundled, an index loads DuckDB only when first used, from dist/query.js an
     fs.rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('the command line bundle starts with a shebang and requires DuckDB and the emulator only when a command needs them', async () => {
+  const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: esbuild.BuildOptions[] };
+  const cli = builds.find((b) => b.outfile === 'dist/cli.js');
+  assert.ok(cli, 'esbuild.js builds dist/cli.js');
+  const result = await esbuild.build({
+    ...cli,
+    absWorkingDir: ROOT,
+    write: false,
+    minify: false,
+    sourcemap: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].text;
+  assert.ok(code.startsWith('#!/usr/bin/env node\n'));
+  assert.doesNotMatch(code, /@duckdb/);
+  // dist/query.js, dist/emulator.js and dist/undici.js beside it, each required inside a function, not at load.
+  for (const bundle of ['query', 'emulator', 'undici']) {
+    assert.match(code, new RegExp(`\\n {2,}[^\\n]*require\\("\\./${bundle}\\.js"\\)`), bundle);
+  }
+  assert.doesNotMatch(code, /createServer/, 'the emulator is not copied into the command line');
+});

@@ -121,6 +121,7 @@ function repositoryFiles(manifest: string): { packed: string[]; named: string[] 
       'dist/extension.js',
       'dist/undici.js',
       'dist/emulator.js',
+      'dist/cli.js',
       'dist/query.js',
       'package.json',
       'README.md',
@@ -136,6 +137,7 @@ const LEFT_OUT = [
   'media/icon.svg',
   'dist/extension.js.map',
   'dist/emulator.js.map',
+  'dist/cli.js.map',
   'src/extension.ts',
   'test/unit/a.test.ts',
   'scripts/package.ts',
@@ -309,7 +311,8 @@ test("a .vsix names its target and passes vsixProblems; its manifest's dependenc
 /** A .vsix's files as a Zip, its manifest naming `target`. */
 function fakeZip(names: string[], target?: string): Zip {
   const xml = `<Identity Id="x" ${target ? `TargetPlatform="${target}"` : ''}/>`;
-  const entries = ['extension.vsixmanifest', 'extension/dist/extension.js', ...names].map((name) => ({
+  const bundles = ['extension/dist/extension.js', 'extension/dist/cli.js'];
+  const entries = ['extension.vsixmanifest', ...bundles, ...names].map((name) => ({
     name,
     size: 0,
     method: 0,
@@ -342,6 +345,11 @@ test('vsixProblems names a foreign platform package, a missing duckdb.node or li
     `native bindings: ${native}; expected none`,
   ]);
   assert.deepEqual(vsixProblems(fakeZip([]), 'universal'), []);
+  const noCli = fakeZip([]);
+  assert.deepEqual(
+    vsixProblems({ ...noCli, entries: noCli.entries.filter((e) => !e.name.endsWith('cli.js')) }, 'universal'),
+    ['no extension/dist/cli.js'],
+  );
 });
 
 test("this machine's target, staged from the installed packages, loads DuckDB from its own node_modules", async (t) => {
