@@ -378,7 +378,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   /**
    * Tells the views and followers a bulk run wrote keys of the store; `keys` (written: the version made, or
-   * undefined for a delete) are redrawn one by one, their values unknown.
+   * undefined for a delete) are redrawn one by one, the values written unknown; deleted keys are seen deleted.
    */
   writtenInBulk(store: StoreRef, keys: { scope: string; key: string; written?: string }[]): void {
     this.storeChanged.fire(store);
@@ -389,6 +389,8 @@ export class DataStoresModel implements vscode.Disposable {
       else {
         this.keyStates.set(address, 'deleted');
         this.entryChanged.fire({ address });
+        // A delete needs no read to be known: copies such as the query index drop the entry (an erase's too).
+        this.entrySeen.fire({ address, entry: 'deleted' });
       }
     }
   }

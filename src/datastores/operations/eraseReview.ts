@@ -341,7 +341,12 @@ export async function receiptOf(ctx: DataStoresContext, op: Operation): Promise<
     universe: universeWhere(ctx, op),
     stores: receipts.map(({ receipt: _r, made: _m, userId: _u, remains: _x, ...store }) => store),
     counts,
-    remains: receipts[0]?.remains ?? [],
+    remains: [
+      ...(receipts[0]?.remains ?? []),
+      {
+        what: t`The query index on this machine (in the extension's storage) dropped the deleted entries; entries whose id was taken out keep it there until Refresh Query Index reads their stores again.`,
+      },
+    ],
   };
 }
 

@@ -178,6 +178,14 @@ suite('erase: Erase Player Data…, reviewed, applied, with its receipt', functi
     assert.notEqual(await read('Inventory', 'inv:3003'), 'deleted');
     assert.notEqual(await read('Other', 'Player_2001'), 'deleted', 'a store not indexed is not touched');
 
+    // The local index no longer holds what the erase deleted.
+    await ctx.queryFollower.settled();
+    const { rows: left } = await ctx.queryIndexes.index({ connectionId, universeId: U }).playerEntries(2001);
+    assert.deepEqual(left.map(([store, , key]) => `${store}/${key}`).sort(), [
+      'Inventory/bag_2001',
+      'PlayerData/Team_red',
+    ]);
+
     const result = review.panel.state;
     assert.equal(result.phase, 'result');
     assert.match(result.summary, /^Erased the data of user 2001: 3 deleted, 1 id taken out, 1 skipped, 0 failed/);
@@ -199,6 +207,7 @@ suite('erase: Erase Player Data…, reviewed, applied, with its receipt', functi
     assert.ok(!text.includes(SECRET), 'the receipt holds no value');
     assert.ok(!/userIds|members/.test(text), 'the receipt holds no user ids and no part of a value');
     assert.ok(receipt.remains.some((r) => /30 days/.test(r.what)));
+    assert.ok(receipt.remains.some((r) => /query index on this machine/.test(r.what)));
 
     // Recent Operations lists it; opening it shows the result again.
     const ops = ctx.operations.list({ connectionId, universeId: U });
