@@ -122,6 +122,7 @@ async function runSuite(tools: Tools, b: Browser, indexJs: string): Promise<bool
       }
     }
   };
+  let timer: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve) => {
     const url = workbenchUrl(server, {
       workspace: dirs.workspace,
@@ -148,11 +149,13 @@ async function runSuite(tools: Tools, b: Browser, indexJs: string): Promise<bool
       },
     );
     void server.exited.then(() => resolve());
-    setTimeout(() => {
+    timer = setTimeout(() => {
       say(`the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);
       resolve();
     }, SUITE_TIMEOUT_MS).unref();
   });
+  // A suite that finished does not hear of its time limit later (the UI tests run meanwhile).
+  clearTimeout(timer);
   if (!aborting && (result === undefined || result.failed > 0 || exitCode !== 0)) {
     const shot = await wb?.screenshot(RESULTS_DIR, 'failed-suite').catch(() => undefined);
     if (shot) say(`screenshot: ${path.relative(ROOT, shot)}`);

@@ -879,6 +879,24 @@ async function erase(w: Walker): Promise<void> {
   await w.shot('erase-in-recent-operations');
 }
 
+/** The player page: Show Player… on a ban row, then on a player with data once the index holds it. */
+async function players(w: Walker): Promise<void> {
+  await w.sandboxStores();
+  await w.collapse('Data Stores');
+  await w.wb.expandTreeRow('User Restrictions');
+  await w.menu(w.row('2001'), 'Show Player…');
+  const frame = await w.wb.webviewFrame('#entries');
+  await frame.locator('#banRows tr').first().waitFor({ timeout: 30_000 });
+  await w.pause(1500);
+  await w.shot('player-from-ban-row');
+  await w.palette('Universe Explorer: Show Player…');
+  await w.pause(600);
+  if (await w.page.locator('.quick-input-title', { hasText: 'Connection' }).isVisible()) await w.pick('Local Sandbox');
+  await w.type('10015');
+  await w.pause(2500);
+  await w.shot('player-with-entries');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -894,6 +912,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   stores,
   readonly,
   erase,
+  players,
 };
 
 async function main(): Promise<void> {
