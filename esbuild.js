@@ -57,6 +57,8 @@ const emulatorBeside = {
 };
 
 const builds = [
+  // The entry (package.json main): compiles dist/extension.js with a V8 code cache (src/main.ts).
+  { ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', external: ['vscode'] },
   {
     ...common,
     entryPoints: ['src/extension.ts'],

@@ -251,7 +251,7 @@ export async function stageExtension(opts: { from: string; to: string; build: Bu
 export function vsixProblems(zip: Zip, build: Build): string[] {
   const names = zip.entries.map((e) => e.name);
   const problems: string[] = [];
-  for (const bundle of ['extension/dist/extension.js', 'extension/dist/cli.js']) {
+  for (const bundle of ['extension/dist/main.js', 'extension/dist/extension.js', 'extension/dist/cli.js']) {
     if (!names.includes(bundle)) problems.push(`no ${bundle}`);
   }
   const wanted = build === 'universal' ? [] : targetModules(build).map((m) => `extension/node_modules/${m}/`);

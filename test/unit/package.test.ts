@@ -118,6 +118,7 @@ function repositoryFiles(manifest: string): { packed: string[]; named: string[] 
     ...new Set([
       ...named,
       ...media,
+      'dist/main.js',
       'dist/extension.js',
       'dist/undici.js',
       'dist/emulator.js',
@@ -135,6 +136,7 @@ function repositoryFiles(manifest: string): { packed: string[]; named: string[] 
 /** Files .vscodeignore leaves out, node_modules among them (dist/ bundles it, apart from DuckDB's bindings). */
 const LEFT_OUT = [
   'media/icon.svg',
+  'dist/main.js.map',
   'dist/extension.js.map',
   'dist/emulator.js.map',
   'dist/cli.js.map',
@@ -174,7 +176,7 @@ test('.vscodeignore packs the bundles, media, the manifest and the documents, an
     packageManager: PackageManager.None,
     ignoreFile: path.join(ROOT, '.vscodeignore'),
   });
-  assert.ok(named.includes('media/icon.png') && named.includes('dist/extension.js'), named.join(', '));
+  assert.ok(named.includes('media/icon.png') && named.includes('dist/main.js'), named.join(', '));
   assert.deepEqual([...listed].sort(), [...packed].sort());
 });
 
@@ -311,7 +313,7 @@ test("a .vsix names its target and passes vsixProblems; its manifest's dependenc
 /** A .vsix's files as a Zip, its manifest naming `target`. */
 function fakeZip(names: string[], target?: string): Zip {
   const xml = `<Identity Id="x" ${target ? `TargetPlatform="${target}"` : ''}/>`;
-  const bundles = ['extension/dist/extension.js', 'extension/dist/cli.js'];
+  const bundles = ['extension/dist/main.js', 'extension/dist/extension.js', 'extension/dist/cli.js'];
   const entries = ['extension.vsixmanifest', ...bundles, ...names].map((name) => ({
     name,
     size: 0,

@@ -1,0 +1,105 @@
+// The extension's entry (package.json main, bundled alone to dist/main.js). It compiles the extension's bundle,
+// dist/extension.js, with a V8 code cache kept in the extension's global storage: the first window after an install
+// or update parses and compiles the whole bundle and leaves the cache; every later one starts from it. Nothing else is
+// imported here, so the entry stays a few KB and no module of the bundle is loaded twice.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import type * as vscode from 'vscode';
+
+interface Extension {
+  activate(context: vscode.ExtensionContext): unknown;
+  deactivate?(): unknown;
+}
+
+/**
+ * How long after activation the cache is written: the functions the first views ran are in it by then. A window
+ * closed sooner writes it when the extension is deactivated.
+ */
+const KEEP_AFTER_MS = 1_000;
+const PREFIX = 'code-cache-';
+/** The cache file starts with the MD5 of what follows, so a damaged file is never handed to V8. */
+const DIGEST_BYTES = 16;
+
+let extension: Extension | undefined;
+let keepCache: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): unknown {
+  const storage = context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined;
+  const loaded = loadBundle(path.join(__dirname, 'extension.js'), storage, require);
+  extension = loaded.exports as Extension;
+  keepCache = loaded.keep;
+  if (keepCache) setTimeout(() => void keepNow(), KEEP_AFTER_MS).unref();
+  return extension.activate(context);
+}
+
+export function deactivate(): unknown {
+  return Promise.all([keepNow(), extension?.deactivate?.()]);
+}
+
+async function keepNow(): Promise<void> {
+  const keep = keepCache;
+  keepCache = undefined;
+  await keep?.();
+}
+
+export interface Loaded {
+  exports: unknown;
+  /** Set when there was no usable cache: writes one for the next start (never throws). */
+  keep?: () => Promise<void>;
+}
+
+/**
+ * Runs the CommonJS file `file` as Node would, with `requireFn` as its `require`, compiled from the cache in
+ * `cacheDir` when one is there for exactly this source, this V8 and this CPU. Without a `cacheDir` it is a plain
+ * require.
+ */
+export function loadBundle(file: string, cacheDir: string | undefined, requireFn: NodeJS.Require): Loaded {
+  if (!cacheDir) return { exports: requireFn(file) as unknown };
+  const source = fs.readFileSync(file, 'utf8');
+  const name = `${PREFIX}${createHash('sha256').update(`${process.versions.v8} ${process.arch}\n`).update(source).digest('hex').slice(0, 32)}.bin`;
+  const cacheFile = path.join(cacheDir, name);
+  const cached = readCache(cacheFile);
+  // The wrapper's head on a line of its own, and lineOffset -1, keep the bundle's lines and columns (its source map).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+    filename: file,
+    lineOffset: -1,
+    cachedData: cached,
+  });
+  const module = { exports: {} as unknown };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, requireFn, module, file, path.dirname(file));
+  const usable = cached && !script.cachedDataRejected;
+  return { exports: module.exports, keep: usable ? undefined : () => writeCache(script, cacheDir, name) };
+}
+
+function readCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const data = bytes.subarray(DIGEST_BYTES);
+  return digest(data).equals(bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;
+}
+
+const digest = (data: Buffer) => createHash('md5').update(data).digest();
+
+/** Writes the cache beside a temporary name and renames it (two windows may write at once), then drops older caches. */
+async function writeCache(script: vm.Script, dir: string, name: string): Promise<void> {
+  const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
+  try {
+    const data = script.createCachedData();
+    await fs.promises.mkdir(dir, { recursive: true });
+    await fs.promises.writeFile(temporary, Buffer.concat([digest(data), data]));
+    await fs.promises.rename(temporary, path.join(dir, name));
+    for (const other of await fs.promises.readdir(dir))
+      if (other.startsWith(PREFIX) && !other.startsWith(name))
+        await fs.promises.rm(path.join(dir, other), { force: true });
+  } catch {
+    // No cache (a full disk, a read-only folder): the next start compiles the bundle again, as without one.
+    await fs.promises.rm(temporary, { force: true }).catch(() => undefined);
+  }
+}
