@@ -27,6 +27,14 @@ import { CONNECTION, OUTPUT, STORE, text } from '../options';
 import { EXIT, UsageError, type ExitCode } from '../output';
 import { count, listed } from './words';
 
+/** What the --json output says first: the store compared. */
+const compared = (universe: string, store: StoreChoice, prefix: string | undefined) => ({
+  universe,
+  store: store.store,
+  ...(store.allScopes ? { allScopes: true } : { scope: store.scope }),
+  ...(prefix ? { prefix } : {}),
+});
+
 /** The keys of `results` that differ, handing the summary it returns to `keep`. */
 async function* differing(
   results: AsyncGenerator<KeyComparison, CompareSummary>,
@@ -135,10 +143,7 @@ export const compareCommand: Command = {
     );
     return ctx.out.finish(
       {
-        universe,
-        store: store.store,
-        ...(store.allScopes ? { allScopes: true } : { scope: store.scope }),
-        ...(prefix ? { prefix } : {}),
+        ...compared(universe, store, prefix),
         time: time.toISOString(),
         unchanged,
         changed,
@@ -229,10 +234,7 @@ async function compareWithStore(ctx: Context): Promise<ExitCode> {
   );
   return ctx.out.finish(
     {
-      universe,
-      store: store.store,
-      ...(store.allScopes ? { allScopes: true } : { scope: store.scope }),
-      ...(prefix ? { prefix } : {}),
+      ...compared(universe, store, prefix),
       with: name,
       same,
       different,
