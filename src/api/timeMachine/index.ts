@@ -86,6 +86,7 @@ export {
   restoreFailuresFileFor,
   skippedFileFor,
   undoPlanFileFor,
+  undoRecordOf,
   type AuditLine,
   type RestoreAction,
   type RestoreActionKind,
