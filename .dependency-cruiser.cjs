@@ -71,6 +71,29 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'tools-on-api-and-query-only',
+      severity: 'error',
+      comment:
+        'The agent tools (src/tools) are defined once for every face (the MCP server, VS Code language model tools): ' +
+        'they build on the client and the index alone, never on VS Code, core, an area or a face.',
+      from: { path: '^src/tools/' },
+      to: { path: '^src/|^node_modules/@types/vscode/|^vscode$', pathNot: '^src/(tools|api|query)/' },
+    },
+    {
+      name: 'mcp-on-tools',
+      severity: 'error',
+      comment: 'The MCP server (src/mcp, dist/mcp.js) offers the agent tools over the client and the index only.',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/|^node_modules/@types/vscode/|^vscode$', pathNot: '^src/(mcp|tools|api|query)/' },
+    },
+    {
+      name: 'only-cli-imports-mcp',
+      severity: 'error',
+      comment: 'The MCP server is started by the command line (universe-explorer mcp) and by nothing else.',
+      from: { path: '^src/', pathNot: '^src/(cli|mcp)/' },
+      to: { path: '^src/mcp/' },
+    },
+    {
       name: 'src-without-tests',
       severity: 'error',
       comment: 'The product never imports its tests.',

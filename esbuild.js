@@ -56,6 +56,20 @@ const emulatorBeside = {
   },
 };
 
+/**
+ * The command line loads the MCP server (src/mcp with the agent tools and the MCP SDK) from its own bundle beside it,
+ * dist/mcp.js, and only for the `mcp` command. The server makes its own client and indexes from plain options, so no
+ * class crosses the two bundles.
+ */
+const mcpBeside = {
+  name: 'mcp-beside',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/\.\.\/mcp\/main$/ }, (args) =>
+      /[\\/]src[\\/]cli[\\/]commands$/.test(args.resolveDir) ? { path: './mcp.js', external: true } : undefined,
+    );
+  },
+};
+
 const builds = [
   // The entry (package.json main): compiles dist/extension.js with a V8 code cache (src/main.ts).
   { ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.js', external: ['vscode'] },
@@ -79,8 +93,10 @@ const builds = [
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [slimDependencies, emulatorBeside],
+    plugins: [slimDependencies, emulatorBeside, mcpBeside],
   },
+  // The MCP server of `universe-explorer mcp`, required by dist/cli.js for that command only.
+  { ...common, entryPoints: ['src/mcp/main.ts'], outfile: 'dist/mcp.js', plugins: [slimDependencies] },
   // DuckDB's JavaScript API with the index's engine. The native bindings stay outside, found at run time in
   // node_modules/@duckdb/node-bindings (and its platform package, e.g. @duckdb/node-bindings-linux-x64).
   {
@@ -131,7 +147,7 @@ const builds = [
   },
 ];
 
-module.exports = { builds, slimDependencies, emulatorBeside };
+module.exports = { builds, slimDependencies, emulatorBeside, mcpBeside };
 
 async function main() {
   if (process.argv.includes('--watch')) {

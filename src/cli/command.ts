@@ -27,8 +27,8 @@ export interface Command {
   options: [string, Options][];
   /** Positional arguments taken at most. */
   positionals?: number;
-  /** The --json object's shape, as the help shows it. */
-  json: string;
+  /** The --json object's shape, as the help shows it (none: the command takes no --json). */
+  json?: string;
   /** The exit codes that mean something particular for this command. */
   exits?: string;
   examples?: string[];
@@ -68,7 +68,7 @@ export function commandHelp(c: Command): string {
       out.push(`${pad(head, 32)}${wrap(o.help, 118, 32)}`);
     }
   }
-  out.push('', 'With --json, stdout holds one JSON object:', c.json);
+  if (c.json) out.push('', 'With --json, stdout holds one JSON object:', c.json);
   out.push('', 'Exit codes: 0 done, 1 failed, 2 usage (a bad option or input), 3 partly done.');
   if (c.exits) out.push(c.exits);
   if (c.examples?.length) out.push('', 'Examples:', ...c.examples.map((e) => `  ${e}`));

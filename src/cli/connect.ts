@@ -11,6 +11,7 @@ import {
   PermissionDeniedError,
   RateLimitedError,
   TimeoutError,
+  type ClientOptions,
 } from '../api';
 import type { Context } from './command';
 import { DEFAULT_BASE_URL, flag, required, text, type Values } from './options';
@@ -49,6 +50,35 @@ async function apiKey(values: Values, env: NodeJS.ProcessEnv): Promise<string> {
   return key;
 }
 
+/** The connection's options, checked: the key (hidden in the command's output from now on), address and prefix. */
+export async function clientOptions(ctx: Context): Promise<ClientOptions> {
+  const key = await apiKey(ctx.values, ctx.env);
+  ctx.out.hide(key);
+  const prefix = text(ctx.values, 'entry-header-prefix');
+  if (prefix !== undefined && !/^[A-Za-z0-9]+$/.test(prefix)) {
+    throw new UsageError(`--entry-header-prefix: ${JSON.stringify(prefix)} is not a word of letters and digits`);
+  }
+  return {
+    baseUrl: text(ctx.values, 'base-url') ?? DEFAULT_BASE_URL,
+    apiKey: key,
+    entryHeaderPrefix: prefix,
+    allowInsecureHttp: flag(ctx.values, 'allow-insecure-http'),
+    userAgent: 'universe-explorer-cli',
+  };
+}
+
+/** A client of `options`; an address it refuses is a UsageError. */
+export function openClient(options: ClientOptions): OpenApiClient {
+  try {
+    return new OpenApiClient(options);
+  } catch (error) {
+    const reason = error instanceof TypeError && /Invalid URL/.test(error.message) ? 'not an address' : '';
+    throw new UsageError(
+      reason ? `--base-url: ${JSON.stringify(options.baseUrl)} is ${reason}` : (error as Error).message,
+    );
+  }
+}
+
 /**
  * A client for the command's connection; the key is hidden in the command's output and the client closed at its end.
  * `named`: the universe a file names (a plan), which --universe may repeat but not contradict.
@@ -63,26 +93,7 @@ export async function connect(ctx: Context, named?: string): Promise<{ client: O
 
 /** A client for the command's connection without a universe (assets belong to a user or a group). */
 export async function clientOf(ctx: Context): Promise<OpenApiClient> {
-  const key = await apiKey(ctx.values, ctx.env);
-  ctx.out.hide(key);
-  const baseUrl = text(ctx.values, 'base-url') ?? DEFAULT_BASE_URL;
-  const prefix = text(ctx.values, 'entry-header-prefix');
-  if (prefix !== undefined && !/^[A-Za-z0-9]+$/.test(prefix)) {
-    throw new UsageError(`--entry-header-prefix: ${JSON.stringify(prefix)} is not a word of letters and digits`);
-  }
-  let client: OpenApiClient;
-  try {
-    client = new OpenApiClient({
-      baseUrl,
-      apiKey: key,
-      entryHeaderPrefix: prefix,
-      allowInsecureHttp: flag(ctx.values, 'allow-insecure-http'),
-      userAgent: 'universe-explorer-cli',
-    });
-  } catch (error) {
-    const reason = error instanceof TypeError && /Invalid URL/.test(error.message) ? 'not an address' : '';
-    throw new UsageError(reason ? `--base-url: ${JSON.stringify(baseUrl)} is ${reason}` : (error as Error).message);
-  }
+  const client = openClient(await clientOptions(ctx));
   ctx.onClose(() => client.close());
   return client;
 }

@@ -9,6 +9,7 @@ import { compareCommand } from './commands/compare';
 import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
 import { indexBuild, indexQuery } from './commands/indexes';
+import { mcpCommand } from './commands/mcp';
 import { restoreCommand } from './commands/restore';
 import { parse } from './options';
 import { EXIT, Output, UsageError, type ExitCode } from './output';
@@ -24,6 +25,7 @@ export const COMMANDS: Command[] = [
   bansBan,
   bansUnban,
   assetsUpload,
+  mcpCommand,
 ];
 
 const EMULATOR_SUMMARY = 'run the local emulator of the Open API (the options of node dist/emulator.js; see --help)';

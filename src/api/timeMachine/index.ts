@@ -83,6 +83,7 @@ export {
   readAudit,
   readAuditHeader,
   readPlanHeader,
+  recordOf,
   restoreFailuresFileFor,
   skippedFileFor,
   undoPlanFileFor,
@@ -96,6 +97,6 @@ export {
   type SkipReason,
   type ValueRecord,
 } from './restoreFormat';
-export { planRestore, type PlanOptions, type RestorePlanSummary } from './restorePlan';
+export { planRestore, startPlanFile, writePlan, type PlanOptions, type RestorePlanSummary } from './restorePlan';
 export { RestoreStoppedError, runRestore, type RestoreCounts, type RestoreResult } from './restoreRun';
 export { planPutBack, planUndo, putBackRaced, racedDeletes, undoRestore } from './restoreUndo';

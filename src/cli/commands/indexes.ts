@@ -20,7 +20,7 @@ function cacheDir(env: NodeJS.ProcessEnv, platform = process.platform): string {
   return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'universe-explorer');
 }
 
-const INDEX: Options = {
+export const INDEX: Options = {
   'index-dir': {
     type: 'string',
     value: '<dir>',
@@ -28,15 +28,19 @@ const INDEX: Options = {
   },
 };
 
-/** The universe's index: one per service address and universe, `<dir>/<host>%2F<universe>/index.duckdb`. */
-function indexOf(ctx: Context, universe: string): UniverseIndex {
+/** Where the indexes are (--index-dir, else the cache folder), and the host of --base-url that names them. */
+export function indexPlace(ctx: Context): { dir: string; host: string } {
   const dir = text(ctx.values, 'index-dir') ?? cacheDir(ctx.env);
-  let host: string;
   try {
-    host = new URL(text(ctx.values, 'base-url') ?? DEFAULT_BASE_URL).host;
+    return { dir, host: new URL(text(ctx.values, 'base-url') ?? DEFAULT_BASE_URL).host };
   } catch {
     throw new UsageError(`--base-url: ${JSON.stringify(ctx.values['base-url'])} is not an address`);
   }
+}
+
+/** The universe's index: one per service address and universe, `<dir>/<host>%2F<universe>/index.duckdb`. */
+function indexOf(ctx: Context, universe: string): UniverseIndex {
+  const { dir, host } = indexPlace(ctx);
   const index = new UniverseIndex({ dir, universeKey: `${host}/${universe}`, universeId: universe, idleCloseMs: 0 });
   ctx.onClose(() => index.close());
   return index;
