@@ -1,5 +1,7 @@
 // Wiring only: builds core, then each area with what it uses, and registers what they return.
+import * as fs from 'node:fs';
 import vscode = require('vscode');
+import { activateAgents } from './agents';
 import { activateAssets, assetsProbe } from './assets';
 import { assetsKeys } from './assets/keys';
 import type { AssetsModel } from './assets/model';
@@ -56,6 +58,8 @@ export interface TestContext {
   queryResults: ResultPanels;
   /** The open player pages. */
   players: PlayerPanels;
+  /** The reviews the language model tool apply_plan opened, and the MCP server definitions offered. */
+  agents: { opened: unknown[]; mcpServers: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> };
   /** Keeps the query indexes current with what the editor reads and writes. */
   queryFollower: IndexFollower;
   assets: AssetsModel;
@@ -138,6 +142,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
+  // Agents read through the queries area's indexes and apply plans through the data stores' review.
+  const agents = activateAgents({
+    connections,
+    log,
+    extensionUri: context.extensionUri,
+    extensionPath: context.extensionPath,
+    storageDir: context.globalStorageUri.fsPath,
+    index: async (connectionId, universeId) => {
+      const index = queries.indexes.index({ connectionId, universeId });
+      return fs.existsSync(index.file) ? index : undefined;
+    },
+    reviewPlan: (file, connectionId) => datastores.reviewPlan(file, connectionId),
+  });
   // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
   const introduceDemoAssets = (): void => {
     if (connections.get(SANDBOX_ID)) void assets.model.introduce(SANDBOX_ID, demoAssets);
@@ -158,6 +175,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...following,
     ...assets.disposables,
     ...sandbox.disposables,
+    ...agents.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
     connections.onDidChange(introduceDemoAssets),
   );
@@ -182,6 +200,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     queryResults: queries.results,
     players: players.pages,
     queryFollower: queries.follower,
+    agents: { opened: agents.opened, mcpServers: agents.mcpServers },
     assets: assets.model,
     sandbox: sandbox.sandbox,
     status,

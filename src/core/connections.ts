@@ -137,6 +137,11 @@ export class Connections implements vscode.Disposable {
     return client;
   }
 
+  /** The connection's API key, for a process started for it (the MCP server's environment); never shown. */
+  async apiKey(id: string): Promise<string | undefined> {
+    return this.context.secrets.get(secretKey(id));
+  }
+
   /** The x-ratelimit-* figures the connection's client last read, if it has made one. */
   rateLimit(id: string): RateLimit | undefined {
     return this.clients.get(id)?.rateLimit;

@@ -7,7 +7,7 @@ import { pagedChildren, type PagedNode } from '../core/tree/loadMoreNode';
 import type { TreeNode } from '../core/tree/node';
 import type { Pager } from '../core/tree/pager';
 import type { UniverseNode } from '../core/tree/connectionNodes';
-import { describeDuration, formatTimeLeft, fromServiceDuration } from './duration';
+import { describeDuration, formatTimeLeft, fromServiceDuration } from '../core/duration';
 import type { RestrictionScope, RestrictionsModel } from './model';
 
 /** The universe's restrictions, and under them the places the user asked to see ("Show Place…"). */

@@ -10,7 +10,7 @@ import {
   fromServiceDuration,
   parseDuration,
   toServiceDuration,
-} from '../../src/restrictions/duration';
+} from '../../src/core/duration';
 
 test('parseDuration reads a number and a unit, and combinations of them, as whole seconds', () => {
   assert.equal(parseDuration('90m'), 5400);

@@ -1,5 +1,5 @@
 import { t } from '../../core/text';
-import { describeDuration } from '../duration';
+import { describeDuration } from '../../core/duration';
 import type { RestrictionsCommand } from './context';
 import { askRestriction } from './restrictionPrompts';
 import { askUserId, describeScope, playerArg, restrictionScope, showScope, writable } from './scope';

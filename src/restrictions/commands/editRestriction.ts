@@ -1,5 +1,5 @@
 import { t } from '../../core/text';
-import { describeDuration } from '../duration';
+import { describeDuration } from '../../core/duration';
 import type { RestrictionsCommand } from './context';
 import { askRestriction } from './restrictionPrompts';
 import { asRestriction, describeScope, writable } from './scope';

@@ -1,7 +1,7 @@
 import type { UserRestriction } from '../../api';
 import { t } from '../../core/text';
 import { localTime } from '../../core/time';
-import { describeDuration, formatTimeLeft } from '../duration';
+import { describeDuration, formatTimeLeft } from '../../core/duration';
 import { altAccounts } from '../tree';
 import type { RestrictionsCommand } from './context';
 import { askUserId, describeScope, restrictionScope, showScope } from './scope';

@@ -11,7 +11,7 @@ import {
   fromServiceDuration,
   parseDuration,
   toServiceDuration,
-} from '../duration';
+} from '../../core/duration';
 import { required, type Ui } from '../../core/ui';
 
 export const MAX_DISPLAY_REASON = 400;

@@ -11,7 +11,7 @@ import type { Ui } from '../../core/ui';
 import { escapeHtml, pageHtml, receiveFromPage } from '../../core/webviewPage';
 import { toCsv, type CsvValue } from '../../core/csv';
 import { logActions, type LogAction } from './action';
-import { describeDuration } from '../duration';
+import { describeDuration } from '../../core/duration';
 import { sameUniverse, universeKey, type UniverseAddress } from '../../core/universe';
 import type { RestrictionsModel } from '../model';
 import {

@@ -1,7 +1,7 @@
-// Restriction durations: what a moderator types (`90m`, `12h`, `3d`, `1h30m`) as whole seconds, the service's
+// Durations (of restrictions): what a moderator types (`90m`, `12h`, `3d`, `1h30m`) as whole seconds, the service's
 // `<n>s` form, and how much of a timed ban is left. Pure: no vscode import, so plain unit tests cover it.
 
-import { t } from '../core/text';
+import { t } from './text';
 
 /** The service's limit: 10,000 years of whole seconds. */
 export const MAX_DURATION_SECONDS = 315_576_000_000;

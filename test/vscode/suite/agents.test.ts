@@ -1,0 +1,144 @@
+// The agent tools inside VS Code: as language model tools, invoked through vscode.lm.invokeTool as Copilot's agent
+// mode would; plans write nothing, apply_plan opens the plan in the review panel and only a person's Apply writes.
+// And the MCP server the extension offers: its definition started as VS Code would start it, listed by an MCP client.
+import * as assert from 'node:assert/strict';
+import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ReviewPanel } from '../../../src/core/review/panel';
+import type { OperationReview } from '../../../src/datastores/operations/reviewFlow';
+import type { TestContext } from '../../../src/extension';
+import { SuiteService } from './service';
+import { extensionApi, until } from './support';
+
+const U = 515151;
+const KEY = 'agents-suite-key';
+
+suite('agents: language model tools and the MCP server', () => {
+  let ctx: TestContext;
+  let service: SuiteService;
+  const at = (key: string) => ({ universeId: U, datastoreName: 'Players', scope: 'global', entryKey: key });
+  const value = async (key: string) => (await service.client.datastores.getEntry(at(key))).value;
+  /** Invokes a tool as a chat would, and reads its JSON answer. */
+  async function invoke(name: string, input: object): Promise<Record<string, unknown>> {
+    const result = await vscode.lm.invokeTool(
+      name,
+      { input, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
+    const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  suiteSetup(async () => {
+    ctx = (await extensionApi()).testing.ctx;
+    service = await SuiteService.start(KEY);
+    await service.client.datastores.setEntry({ ...at('Player_1'), value: { coins: 10 } });
+    await service.connect(ctx, 'Agents Tests', [{ id: U, name: 'Agent Universe' }]);
+  });
+
+  teardown(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+  suiteTeardown(() => service.close(ctx));
+
+  test('every agent tool is a language model tool, with its input schema', () => {
+    const ours = vscode.lm.tools.filter((t) => t.name.startsWith('ue_'));
+    const names = ours.map((t) => t.name).sort();
+    for (const name of ['ue_list_stores', 'ue_get_entry', 'ue_plan_set_entry', 'ue_plan_ban', 'ue_apply_plan'])
+      assert.ok(names.includes(name), names.join(', '));
+    const get = ours.find((t) => t.name === 'ue_get_entry')!;
+    assert.deepEqual((get.inputSchema as { required: string[] }).required.sort(), ['key', 'store', 'universe']);
+  });
+
+  test('read tools answer from the connection that lists the universe; one it does not list is named', async () => {
+    const stores = await invoke('ue_list_stores', { universe: String(U) });
+    assert.deepEqual(
+      (stores.stores as { name: string }[]).map((s) => s.name),
+      ['Players'],
+    );
+    const entry = await invoke('ue_get_entry', { universe: String(U), store: 'Players', key: 'Player_1' });
+    assert.deepEqual(entry.value, { coins: 10 });
+    await assert.rejects(
+      invoke('ue_list_stores', { universe: '999' }),
+      /universe 999 is in no connection of Universe Explorer: add it to a connection/,
+    );
+  });
+
+  test('a plan writes nothing; apply_plan opens it in the review; only Apply writes', async () => {
+    const planned = await invoke('ue_plan_set_entry', {
+      universe: String(U),
+      store: 'Players',
+      key: 'Player_1',
+      value: { coins: 20 },
+    });
+    assert.equal(typeof planned.planId, 'string');
+    assert.deepEqual(await value('Player_1'), { coins: 10 }, 'a plan writes nothing');
+    const told = await invoke('ue_apply_plan', { planId: planned.planId as string });
+    assert.equal(told.applied, false);
+    assert.match(told.note as string, /nothing is written until a person presses Apply/);
+    assert.deepEqual(await value('Player_1'), { coins: 10 }, 'apply_plan writes nothing in VS Code');
+    const review = ctx.agents.opened.at(-1) as OperationReview;
+    await until('the review page to draw its rows', () => review.panel.painted, 30_000);
+    assert.equal(review.panel.state.heading, 'Apply a plan');
+    assert.deepEqual(
+      review.panel.rows(0, 10).map((r) => `${r.key} ${r.kind}`),
+      ['Player_1 write'],
+    );
+    await review.panel.receive({ type: 'button', id: 'apply' });
+    assert.equal(review.panel.state.phase, 'result');
+    assert.deepEqual(await value('Player_1'), { coins: 20 });
+  });
+
+  test('a ban plan opens as one row; Apply bans the user', async () => {
+    const planned = await invoke('ue_plan_ban', {
+      universe: String(U),
+      user: '2001',
+      duration: '7d',
+      reason: 'exploit',
+    });
+    await invoke('ue_apply_plan', { planId: planned.planId as string });
+    const restriction = () => service.client.restrictions.get({ universeId: U, userId: 2001 });
+    assert.equal((await restriction()).gameJoinRestriction.active, false, 'nothing written before Apply');
+    const panel = ctx.agents.opened.at(-1) as ReviewPanel;
+    assert.deepEqual(
+      panel.rows(0, 5).map((r) => `${r.key} ${r.kind} ${r.note}`),
+      ['user 2001 ban exploit, for 7d'],
+    );
+    await panel.receive({ type: 'button', id: 'apply' });
+    assert.equal(panel.state.phase, 'result');
+    assert.equal((await restriction()).gameJoinRestriction.active, true);
+  });
+
+  test("the MCP server definition of a connection starts the bundled server with the connection's key", async () => {
+    const provider = ctx.agents.mcpServers;
+    const definitions = (await provider.provideMcpServerDefinitions(new vscode.CancellationTokenSource().token)) ?? [];
+    const ours = definitions.find((d) => d.label === 'Universe Explorer: Agents Tests');
+    assert.ok(ours, definitions.map((d) => d.label).join(', '));
+    assert.ok(!JSON.stringify(ours).includes(KEY), 'no key in a definition VS Code may keep');
+    const resolved = await provider.resolveMcpServerDefinition!(ours, new vscode.CancellationTokenSource().token);
+    assert.ok(resolved);
+    assert.equal(resolved.env.UE_API_KEY, KEY);
+    const env = Object.fromEntries(
+      Object.entries({ ...process.env, ...resolved.env }).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    );
+    const client = new Client({ name: 'suite', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: resolved.command, args: resolved.args, env, stderr: 'pipe' }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'list_stores'));
+      const called = await client.callTool({ name: 'list_stores', arguments: { universe: String(U) } });
+      assert.match(JSON.stringify(called.content), /Players/);
+      const refused = await client.callTool({
+        name: 'apply_plan',
+        arguments: { planId: 'set_entry-20260101T000000Z-abcdef' },
+      });
+      assert.equal(refused.isError, true, 'the server VS Code starts writes nothing');
+    } finally {
+      await client.close();
+    }
+  });
+});
