@@ -15,6 +15,8 @@ export class RoleMarks implements vscode.FileDecorationProvider, vscode.Disposab
   readonly onDidChangeFileDecorations = this.changed.event;
   /** Shown while the active editor holds a document of a production universe. */
   readonly item = vscode.window.createStatusBarItem('universeExplorer.production', vscode.StatusBarAlignment.Left, 49);
+  /** Whether the item is shown (VS Code's item does not say). */
+  shown = false;
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -73,6 +75,7 @@ export class RoleMarks implements vscode.FileDecorationProvider, vscode.Disposab
 
   private render(): void {
     const u = this.activeProduction();
+    this.shown = !!u;
     if (!u) return this.item.hide();
     const readOnly = isReadOnly(u);
     const where = describeUniverse(u);

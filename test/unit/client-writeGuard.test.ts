@@ -52,7 +52,12 @@ beforeEach(async () => {
 const entry = (universeId: number, entryKey = 'k') => ({ universeId, datastoreName: STORE, scope: 'global', entryKey });
 const meta = { userIds: [], attributes: {} };
 const restriction = { active: true, privateReason: 'test', displayReason: 'test' };
-const upload = { assetType: 'Decal', displayName: 'Logo', creationContext: { creator: { userId: 1 } } };
+const upload = {
+  assetType: 'Decal',
+  displayName: 'Logo',
+  description: '',
+  creationContext: { creator: { userId: 1 } },
+};
 
 /** Every write function of the client, by group and name, made against universe `u`. */
 function writesTo(u: number, assetId: string): Record<string, () => Promise<unknown>> {
