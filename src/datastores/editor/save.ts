@@ -107,7 +107,7 @@ export class EntrySaver {
         const resolution = await this.resolve(doc.uri, a, checked.compact, via);
         if (!resolution.go) return resolution.outcome;
       }
-      const refused = await this.confirmProduction(a, via);
+      const refused = await this.confirmProduction(a, via, checked.compact);
       if (refused) return refused;
       this.expected.set(doc.uri.toString(), { via, signal, confirmed: true });
       return undefined;
@@ -128,7 +128,7 @@ export class EntrySaver {
       }
       const checked = this.check(a, text);
       if ('problem' in checked) return { saved: false, message: checked.problem };
-      const refused = expected?.confirmed ? undefined : await this.confirmProduction(a, via);
+      const refused = expected?.confirmed ? undefined : await this.confirmProduction(a, via, checked.compact);
       if (refused) return refused;
       return this.write(uri, a, content, checked.compact, expected?.via ?? via, expected?.signal);
     });
@@ -153,10 +153,11 @@ export class EntrySaver {
 
   /**
    * A save to a production universe asks first (declined: a cancel, and the edit stays); the auto-save never asks,
-   * so it does not write there.
+   * so it does not write there. A value the service already holds is not written, so nothing is asked for it.
    */
-  private async confirmProduction(a: EntryAddress, via: SaveVia): Promise<SaveOutcome | undefined> {
-    if (roleOf(a) !== 'production') return undefined;
+  private async confirmProduction(a: EntryAddress, via: SaveVia, compact: string): Promise<SaveOutcome | undefined> {
+    const base = this.entries.base(a);
+    if (roleOf(a) !== 'production' || (base && !base.deleted && base.compact === compact)) return undefined;
     if (via === 'auto') {
       return {
         saved: false,
