@@ -9,19 +9,21 @@ import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
 import { Connections, SANDBOX_ID } from './core/connections';
 import { Log } from './core/log';
+import { RoleMarks } from './core/roleMarks';
 import { SerialMemento } from './core/state';
 import { StatusBar } from './core/statusBar';
 import { useTranslator } from './core/text';
 import type { TreeNode } from './core/tree/node';
 import { UniverseTree } from './core/tree/provider';
 import { SwitchableUi, type Ui } from './core/ui';
+import { roleOf, type Role, type UniverseAddress } from './core/universe';
 import { activateDataStores, dataStoresProbe } from './datastores';
 import type { Operations } from './datastores/operations/operations';
 import { dataStoresKeys } from './datastores/keys';
 import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
-import { entryUri } from './datastores/editor/uris';
+import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
 import type { PlayerPanel } from './players/panel';
@@ -65,6 +67,10 @@ export interface TestContext {
   assets: AssetsModel;
   sandbox: Sandbox;
   status: StatusBar;
+  /** The production and read-only marks on entry tabs and the production status bar item. */
+  marks: RoleMarks;
+  /** A universe's role (a bare id: the strictest any connection gives it), for the agent tools: plans only there. */
+  roleOf(u: UniverseAddress | number): Role;
 }
 
 /** What activate() returns; the tests inside VS Code use it to answer prompts and inspect state. */
@@ -91,6 +97,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     showCollapseAll: true,
   });
   const status = new StatusBar(connections, view);
+  // Entries are the data stores area's documents: their URIs name the universe.
+  const marks = new RoleMarks(connections, (uri) => {
+    if (uri.scheme !== entryScheme) return undefined;
+    const { connectionId, universeId } = addressOf(uri);
+    return { connectionId, universeId };
+  });
   const core = { connections, ui, log, tree };
   const datastores = activateDataStores({
     ...core,
@@ -168,6 +180,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     tree,
     view,
     status,
+    marks,
     ...datastores.disposables,
     ...restrictions.disposables,
     ...queries.disposables,
@@ -204,6 +217,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     assets: assets.model,
     sandbox: sandbox.sandbox,
     status,
+    marks,
+    roleOf,
   };
   return {
     testing: {

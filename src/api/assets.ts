@@ -4,6 +4,7 @@ import { basename, extname } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type FormDataType from 'form-data';
 import { ApiError, OperationFailedError, OperationTimeoutError } from './errors';
+import { ASSETS } from './access';
 import { jsonBody, seg, sleep, type CallOptions, type RequestSpec, type StreamBody, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
 import {
@@ -153,6 +154,7 @@ export class AssetsApi {
     return this.http.json(
       {
         method: 'POST',
+        access: ASSETS,
         path: '/assets/v1/assets',
         body: () => multipart(args.request, args.file),
         retry: 'never',
@@ -167,6 +169,7 @@ export class AssetsApi {
     return this.http.json(
       {
         method: 'GET',
+        access: 'read',
         path: this.assetPath(args.assetId),
         query: { readMask: args.readMask },
         retry: 'idempotent',
@@ -184,6 +187,7 @@ export class AssetsApi {
     const assetId = String(args.assetId);
     const spec: RequestSpec = {
       method: 'PATCH',
+      access: ASSETS,
       path: this.assetPath(assetId),
       query: { updateMask: args.updateMask },
       body: () => multipart({ ...args.request, assetId }, args.file),
@@ -211,6 +215,7 @@ export class AssetsApi {
       return await this.http.json(
         {
           method: 'POST',
+          access: ASSETS,
           path: this.assetPath(assetId, verb),
           headers: { 'content-type': 'application/json' },
           body: Buffer.alloc(0),
@@ -235,6 +240,7 @@ export class AssetsApi {
     return this.http.json(
       {
         method: 'GET',
+        access: 'read',
         path: this.assetPath(args.assetId, `/versions/${seg(args.versionNumber)}`),
         retry: 'idempotent',
         signal: opts.signal,
@@ -251,6 +257,7 @@ export class AssetsApi {
       const page = await this.http.json(
         {
           method: 'GET',
+          access: 'read',
           path: this.assetPath(args.assetId, '/versions'),
           query: { maxPageSize: args.maxPageSize, pageToken },
           retry: 'idempotent',
@@ -270,6 +277,7 @@ export class AssetsApi {
     return this.http.json(
       {
         method: 'POST',
+        access: ASSETS,
         path: this.assetPath(args.assetId, '/versions:rollback'),
         ...jsonBody({ assetVersion: `assets/${args.assetId}/versions/${args.versionNumber}` }),
         retry: 'unapplied',
@@ -294,6 +302,7 @@ export class AssetsApi {
     return this.http.json(
       {
         method: 'GET',
+        access: 'read',
         path: `/assets/v1/operations/${seg(operationIdOf(args.operationId))}`,
         retry: 'idempotent',
         signal: opts.signal,

@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { NotFoundError, PreconditionFailedError } from './errors';
+import { writes } from './access';
 import { seg, type CallOptions, type HttpResponse, type RequestSpec, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
 import { entryMetadataFromHeaders, isJsonText, plainKeysPage, plainVersionsPage } from './read';
@@ -193,6 +194,7 @@ export class DataStoresApi {
         const page = await this.http.json(
           {
             method: 'GET',
+            access: 'read',
             path: this.path(args.universeId),
             query: { prefix: args.prefix, limit: args.limit, cursor },
             retry: 'idempotent',
@@ -214,6 +216,7 @@ export class DataStoresApi {
       (cursor) => {
         const spec: RequestSpec = {
           method: 'GET',
+          access: 'read',
           path: this.path(args.universeId, '/datastore/entries'),
           query: {
             datastoreName: args.datastoreName,
@@ -269,6 +272,7 @@ export class DataStoresApi {
   private getEntrySpec(args: EntryArgs, opts: CallOptions): RequestSpec {
     return {
       method: 'GET',
+      access: 'read',
       path: this.path(args.universeId, '/datastore/entries/entry'),
       query: { datastoreName: args.datastoreName, entryKey: args.entryKey, scope: args.scope },
       retry: 'idempotent',
@@ -292,6 +296,7 @@ export class DataStoresApi {
       return await this.http.json(
         {
           method: 'POST',
+          access: writes(args.universeId),
           path: this.path(args.universeId, '/datastore/entries/entry'),
           query: {
             datastoreName: args.datastoreName,
@@ -325,6 +330,7 @@ export class DataStoresApi {
     try {
       await this.http.request({
         method: 'DELETE',
+        access: writes(args.universeId),
         path: this.path(args.universeId, '/datastore/entries/entry'),
         query: this.entryQuery(args),
         retry: 'idempotent',
@@ -339,6 +345,7 @@ export class DataStoresApi {
   async incrementEntry(args: IncrementEntryArgs, opts: CallOptions = {}): Promise<Entry> {
     return this.readEntry({
       method: 'POST',
+      access: writes(args.universeId),
       path: this.path(args.universeId, '/datastore/entries/entry/increment'),
       query: {
         datastoreName: args.datastoreName,
@@ -357,6 +364,7 @@ export class DataStoresApi {
   async getEntryVersion(args: EntryArgs & { versionId: string }, opts: CallOptions = {}): Promise<Entry> {
     return this.readEntry({
       method: 'GET',
+      access: 'read',
       path: this.path(args.universeId, '/datastore/entries/entry/versions/version'),
       query: {
         datastoreName: args.datastoreName,
@@ -397,6 +405,7 @@ export class DataStoresApi {
   private versionsSpec(args: ListEntryVersionsArgs, cursor: string | undefined, opts: CallOptions): RequestSpec {
     return {
       method: 'GET',
+      access: 'read',
       path: this.path(args.universeId, '/datastore/entries/entry/versions'),
       query: {
         datastoreName: args.datastoreName,

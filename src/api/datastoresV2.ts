@@ -5,6 +5,7 @@
 // - Plain reads always end in `@latest` (U9); the `path` and `id` of a single-entry answer are ignored (U10).
 // - No etag is ever sent (U1-U3): conditional writes stay on v1.
 import { isDeepStrictEqual } from 'node:util';
+import { writes, type Access } from './access';
 import type { Entry, EntryArgs, EntryKey } from './datastores';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError, notFoundAs, ResponseShapeError } from './errors';
 import { seg, type CallOptions, type RequestSpec, type Retry, type Transport } from './http';
@@ -81,7 +82,14 @@ export class DataStoresV2Api {
     const path = this.storePath(args);
     return toSummary(
       await this.http.json(
-        { method: 'DELETE', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.remove },
+        {
+          method: 'DELETE',
+          access: writes(args.universeId),
+          path,
+          retry: 'idempotent',
+          signal: opts.signal,
+          budget: V2_BUDGET.remove,
+        },
         DataStoreV2Schema,
       ),
     );
@@ -89,14 +97,19 @@ export class DataStoresV2Api {
 
   async undeleteDataStore(args: StoreArgs, opts: CallOptions = {}): Promise<DataStoreSummary> {
     const path = `${this.storePath(args)}:undelete`;
-    return toSummary(await this.post(path, EMPTY_BODY, 'idempotent', opts, DataStoreV2Schema, V2_BUDGET.remove));
+    const access = writes(args.universeId);
+    return toSummary(
+      await this.post(path, access, EMPTY_BODY, 'idempotent', opts, DataStoreV2Schema, V2_BUDGET.remove),
+    );
   }
 
   /** At most one a UTC day: a later call that day answers newSnapshotTaken false with the earlier time. */
   async snapshot(universeId: number | string, opts: CallOptions = {}): Promise<Snapshot> {
     const path = `${this.storesPath(universeId)}:snapshot`;
+    // A snapshot keeps what the stores hold and changes none of it, so a read-only universe may take one.
     const { newSnapshotTaken, latestSnapshotTime } = await this.post(
       path,
+      'read',
       EMPTY_BODY,
       'idempotent',
       opts,
@@ -120,6 +133,7 @@ export class DataStoresV2Api {
         await this.http.json(
           {
             method: 'POST',
+            access: writes(args.universeId),
             path,
             query: { id: args.entryKey },
             headers: JSON_HEADERS,
@@ -193,6 +207,7 @@ export class DataStoresV2Api {
       await this.http.json(
         {
           method: 'PATCH',
+          access: writes(args.universeId),
           path,
           query,
           headers: JSON_HEADERS,
@@ -210,14 +225,22 @@ export class DataStoresV2Api {
   async incrementEntry(args: IncrementEntryV2Args, opts: CallOptions = {}): Promise<Entry> {
     const path = `${this.entryPath(args)}:increment`;
     const body = writeBody(`"amount":${JSON.stringify(args.amount)}`, args);
-    return toEntry(await this.post(path, body, 'unapplied', opts, EntryBodySchema, V2_BUDGET.write));
+    const access = writes(args.universeId);
+    return toEntry(await this.post(path, access, body, 'unapplied', opts, EntryBodySchema, V2_BUDGET.write));
   }
 
   /** A key that is missing or already deleted counts as deleted (U13). */
   async deleteEntry(args: EntryArgs, opts: CallOptions = {}): Promise<void> {
     const path = this.entryPath(args);
     await this.http
-      .request({ method: 'DELETE', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.remove })
+      .request({
+        method: 'DELETE',
+        access: writes(args.universeId),
+        path,
+        retry: 'idempotent',
+        signal: opts.signal,
+        budget: V2_BUDGET.remove,
+      })
       .catch(notFoundAs(undefined));
   }
 
@@ -248,6 +271,7 @@ export class DataStoresV2Api {
       const page = await this.http.json(
         {
           method: 'GET',
+          access: 'read',
           path: `${this.entryPath(args)}:listRevisions`,
           query: {
             maxPageSize: pageSize(args.limit, MAX_PAGE.revisions),
@@ -288,13 +312,21 @@ export class DataStoresV2Api {
   }
 
   private async readFields(path: string, opts: CallOptions): Promise<EntryFields> {
-    const spec: RequestSpec = { method: 'GET', path, retry: 'idempotent', signal: opts.signal, budget: V2_BUDGET.read };
+    const spec: RequestSpec = {
+      method: 'GET',
+      access: 'read',
+      path,
+      retry: 'idempotent',
+      signal: opts.signal,
+      budget: V2_BUDGET.read,
+    };
     const res = await this.http.request(spec);
     return plainFields(this.http.parseJson(spec, res)) ?? this.http.parse(spec, res, EntryBodySchema);
   }
 
   private post<S extends Schema>(
     path: string,
+    access: Access,
     body: Buffer,
     retry: Retry,
     opts: CallOptions,
@@ -302,7 +334,7 @@ export class DataStoresV2Api {
     budget?: string,
   ) {
     return this.http.json(
-      { method: 'POST', path, headers: JSON_HEADERS, body, retry, signal: opts.signal, budget },
+      { method: 'POST', access, path, headers: JSON_HEADERS, body, retry, signal: opts.signal, budget },
       schema,
     );
   }

@@ -102,6 +102,7 @@ export function listSpec(
 ): RequestSpec {
   return {
     method: 'GET',
+    access: 'read',
     path,
     query: {
       maxPageSize: pageSize(args.limit, max),

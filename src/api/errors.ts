@@ -59,6 +59,19 @@ export class ConflictError extends ApiError {
 export class AlreadyExistsError extends ConflictError {
   override name = 'AlreadyExistsError';
 }
+/**
+ * A write the client refused to send: the universe it writes to is read-only (or, for an asset, a universe of the
+ * connection is, since assets are shared by every universe of a connection). Thrown before anything is sent.
+ */
+export class WriteRefusedError extends ApiError {
+  override name = 'WriteRefusedError';
+  /** The read-only universe; absent for a refused asset write that names no single one. */
+  readonly universeId?: number;
+  constructor(message: string, universeId?: number) {
+    super(message);
+    this.universeId = universeId;
+  }
+}
 /** A call the API version in use cannot make (a snapshot through v1); thrown before anything is sent. */
 export class UnsupportedError extends ApiError {
   override name = 'UnsupportedError';

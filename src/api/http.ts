@@ -4,6 +4,7 @@
 // its text reaches errors and logs only with the API key hidden, on one line, cut short.
 import type { Readable } from 'node:stream';
 import type * as z from 'zod/mini';
+import type { Access, WriteGuard } from './access';
 import {
   abortError,
   ApiError,
@@ -15,6 +16,7 @@ import {
   ResponseShapeError,
   ResponseTooLargeError,
   TimeoutError,
+  WriteRefusedError,
 } from './errors';
 import { Connections, ExchangeLimit, type HttpResponse, type Method } from './exchange';
 import { RateLimits, type RateLimit } from './rateLimit';
@@ -55,6 +57,8 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface RequestSpec {
   method: Method;
+  /** A read, or a write and what it writes to: every function declares it (see access.ts). */
+  access: Access;
   /** Path below the base URL, segments already encoded with `seg`. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -90,6 +94,8 @@ export interface TransportOptions {
   retry?: RetryOptions;
   log?: (e: LogEvent) => void;
   userAgent?: string;
+  /** Asked before every write is sent; a reason refuses it with a WriteRefusedError (read-only universes). */
+  writeGuard?: WriteGuard;
 }
 
 /** Connection failures that are the transport's timeout (undici's, between the pieces of the answer). */
@@ -113,6 +119,7 @@ export class Transport {
   /** The headers of a request that adds none of its own. */
   private readonly baseHeaders: Record<string, string>;
   private readonly logHook?: (e: LogEvent) => void;
+  private readonly writeGuard?: WriteGuard;
   /** Lower case, as header names are read. */
   readonly entryHeaderPrefix: string;
   private readonly rateLimits = new RateLimits();
@@ -144,6 +151,7 @@ export class Transport {
       'x-api-key': opts.apiKey,
     };
     this.logHook = opts.log;
+    this.writeGuard = opts.writeGuard;
   }
 
   get rateLimit(): RateLimit | undefined {
@@ -164,6 +172,11 @@ export class Transport {
    * (marked `afterLostAnswer` when an earlier attempt may have been applied).
    */
   request(spec: RequestSpec): Promise<HttpResponse> {
+    const target = spec.access === 'read' ? undefined : spec.access;
+    const refused = target && this.writeGuard?.(target);
+    if (target && refused !== undefined) {
+      return Promise.reject(new WriteRefusedError(refused, 'universeId' in target ? target.universeId : undefined));
+    }
     let path: string;
     try {
       // Built before anything is sent: text that is not valid Unicode is the caller's TypeError, not a network error.

@@ -21,7 +21,9 @@ export {
   ServerError,
   TimeoutError,
   UnsupportedError,
+  WriteRefusedError,
 } from './errors';
+export { ASSETS, writes, type Access, type WriteGuard, type WriteTarget } from './access';
 export {
   describeHeader,
   exportDataStore,

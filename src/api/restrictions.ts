@@ -1,5 +1,6 @@
 // User restrictions (cloud v2): list, get, update and the audit log.
 import { randomUUID } from 'node:crypto';
+import { writes } from './access';
 import { jsonBody, seg, type CallOptions, type Transport } from './http';
 import { pagePromise, type PagePromise } from './paging';
 import {
@@ -77,6 +78,7 @@ export class RestrictionsApi {
       const page = await this.http.json(
         {
           method: 'GET',
+          access: 'read',
           path: this.collection(args),
           query: { maxPageSize: args.maxPageSize, pageToken },
           retry: 'idempotent',
@@ -90,7 +92,13 @@ export class RestrictionsApi {
 
   async get(args: Where & { userId: number | string }, opts: CallOptions = {}): Promise<UserRestriction> {
     return this.http.json(
-      { method: 'GET', path: `${this.collection(args)}/${seg(args.userId)}`, retry: 'idempotent', signal: opts.signal },
+      {
+        method: 'GET',
+        access: 'read',
+        path: `${this.collection(args)}/${seg(args.userId)}`,
+        retry: 'idempotent',
+        signal: opts.signal,
+      },
       UserRestrictionSchema,
     );
   }
@@ -106,6 +114,7 @@ export class RestrictionsApi {
     return this.http.json(
       {
         method: 'PATCH',
+        access: writes(args.universeId),
         path: `${this.collection(args)}/${seg(args.userId)}`,
         query: {
           updateMask: args.updateMask,
@@ -125,6 +134,7 @@ export class RestrictionsApi {
       const page = await this.http.json(
         {
           method: 'GET',
+          access: 'read',
           path: `/cloud/v2/universes/${seg(args.universeId)}/user-restrictions:listLogs`,
           query: { maxPageSize: args.maxPageSize, pageToken, filter: logFilter(args) },
           retry: 'idempotent',

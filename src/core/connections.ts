@@ -1,13 +1,19 @@
 import vscode = require('vscode');
-import { OpenApiClient, type RateLimit } from '../api';
+import { OpenApiClient, type RateLimit, type WriteTarget } from '../api';
 import type { Log } from './log';
 import { settings } from './settings';
 import { t } from './text';
+import { isReadOnly, readOnlyReason, useUniverses, type Role, type UniverseAddress } from './universe';
 
-/** A universe as a connection lists it: its id, and the name the user gave it. */
+/**
+ * A universe as a connection lists it: its id, the name the user gave it, its role (absent: development) and
+ * whether the user marked it read-only. Connections saved before roles load as development and writable.
+ */
 export interface ListedUniverse {
   id: number;
   name?: string;
+  role?: Role;
+  readOnly?: boolean;
 }
 
 export interface Connection {
@@ -52,7 +58,20 @@ export class Connections implements vscode.Disposable {
     private readonly context: Pick<vscode.ExtensionContext, 'secrets'>,
     private readonly state: vscode.Memento,
     private readonly log: Log,
-  ) {}
+  ) {
+    useUniverses({
+      facts: (u) => {
+        const connection = this.get(u.connectionId);
+        const universe = connection?.universes.find((x) => x.id === u.universeId);
+        if (!connection || !universe) return undefined;
+        return { ...universe, connectionName: connection.name, sandbox: connection.sandbox };
+      },
+      listing: (universeId) =>
+        this.list()
+          .filter((c) => c.universes.some((u) => u.id === universeId))
+          .map((c) => ({ connectionId: c.id, universeId })),
+    });
+  }
 
   list(): Connection[] {
     const saved = this.state.get<Connection[]>(stateKey, []);
@@ -79,6 +98,32 @@ export class Connections implements vscode.Disposable {
     if (apiKey !== undefined) await this.context.secrets.store(secretKey(connection.id), apiKey);
     this.dropClient(connection.id);
     await this.save(this.persisted().map((c) => (c.id === connection.id ? connection : c)));
+  }
+
+  /** Sets a saved connection's universe's role. The Local Sandbox's universes are development and stay so. */
+  async setRole(u: UniverseAddress, role: Role): Promise<void> {
+    await this.changeUniverse(u, (x) => ({ ...x, role: role === 'development' ? undefined : role }));
+  }
+
+  /** Marks a saved connection's universe read-only, or lifts the mark (the setting's read-only list stays). */
+  async setReadOnly(u: UniverseAddress, readOnly: boolean): Promise<void> {
+    await this.changeUniverse(u, (x) => ({ ...x, readOnly: readOnly || undefined }));
+  }
+
+  private async changeUniverse(u: UniverseAddress, change: (x: ListedUniverse) => ListedUniverse): Promise<void> {
+    const connection = this.persisted().find((c) => c.id === u.connectionId);
+    if (!connection) {
+      throw new Error(
+        u.connectionId === SANDBOX_ID
+          ? t`the Local Sandbox's universes are always development and writable`
+          : t`The connection no longer exists.`,
+      );
+    }
+    if (!connection.universes.some((x) => x.id === u.universeId)) {
+      throw new Error(t`universe ${u.universeId} is no longer listed in "${connection.name}"`);
+    }
+    const universes = connection.universes.map((x) => (x.id === u.universeId ? change(x) : x));
+    await this.save(this.persisted().map((c) => (c.id === connection.id ? { ...connection, universes } : c)));
   }
 
   async remove(id: string): Promise<void> {
@@ -127,6 +172,8 @@ export class Connections implements vscode.Disposable {
       apiKey,
       entryHeaderPrefix: connection.entryHeaderPrefix,
       timeoutMs: settings().requestTimeoutSeconds * 1000,
+      // Read when each write is about to be sent, so a mark made after the client was created holds at once.
+      writeGuard: (target) => this.writeRefusal(id, target),
       log: (e) =>
         this.log.info(
           `${connection.name}: ${e.method} ${e.path} ${e.status ?? e.error ?? ''} ${Math.round(e.ms)}ms` +
@@ -140,6 +187,19 @@ export class Connections implements vscode.Disposable {
   /** The connection's API key, for a process started for it (the MCP server's environment); never shown. */
   async apiKey(id: string): Promise<string | undefined> {
     return this.context.secrets.get(secretKey(id));
+  }
+
+  /**
+   * Why the client may not send a write: its universe is read-only. Assets are the connection's, shared by all its
+   * universes, so an asset write is refused while any of them is read-only.
+   */
+  private writeRefusal(connectionId: string, target: WriteTarget): string | undefined {
+    if ('universeId' in target) return readOnlyReason({ connectionId, universeId: target.universeId });
+    const connection = this.get(connectionId);
+    const locked = connection?.universes.find((u) => isReadOnly({ connectionId, universeId: u.id }));
+    if (!connection || !locked) return undefined;
+    const why = readOnlyReason({ connectionId, universeId: locked.id }) ?? '';
+    return t`assets are shared by every universe of "${connection.name}", and ${why}`;
   }
 
   /** The x-ratelimit-* figures the connection's client last read, if it has made one. */

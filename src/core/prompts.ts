@@ -144,3 +144,17 @@ export async function askUserId(ui: Ui, title: string): Promise<number> {
   if (problem) throw new Error(problem);
   return Number(text.trim());
 }
+
+/**
+ * Asks for a word typed in full before something that cannot be taken back (a user id before an erase, a production
+ * universe's name before a bulk run): true only when exactly that was typed; Escape gives false.
+ */
+export async function askTyped(ui: Ui, options: { title: string; prompt: string; expected: string }): Promise<boolean> {
+  const { expected } = options;
+  const typed = await ui.input({
+    title: options.title,
+    prompt: options.prompt,
+    validateInput: (v) => (v.trim() === expected ? undefined : t`Type ${expected} to confirm, or press Escape.`),
+  });
+  return typed?.trim() === expected;
+}

@@ -6,7 +6,7 @@ import type { Connection, Connections } from './connections';
 import { t } from './text';
 import { ConnectionNode, UniverseNode } from './tree/connectionNodes';
 import type { TreeNode } from './tree/node';
-import { isReadOnly } from './universe';
+import { isReadOnly, readOnlyInSettings, roleName, roleOf } from './universe';
 
 /** A bulk job as the status bar follows it. */
 export interface BulkJobStatus {
@@ -107,10 +107,16 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
         detail: connection.sandbox ? t`the built-in emulator at ${connection.baseUrl}` : connection.baseUrl,
       });
       for (const u of connection.universes) {
-        const locked = isReadOnly(u.id);
+        const address = { connectionId: connection.id, universeId: u.id };
+        const locked = isReadOnly(address);
+        const role = roleOf(address);
+        const marks = [
+          role === 'development' ? '' : roleName(role),
+          locked ? (readOnlyInSettings(u.id) ? t`read-only (universeExplorer.readOnlyUniverses)` : t`read-only`) : '',
+        ].filter(Boolean);
         lines.push({
           label: `${locked ? '$(lock)' : '$(globe)'} ${u.name ?? t`Universe ${u.id}`}`,
-          detail: locked ? t`universe ${u.id}, read-only (universeExplorer.readOnlyUniverses)` : t`universe ${u.id}`,
+          detail: [t`universe ${u.id}`, ...marks].join(', '),
         });
       }
     }
@@ -158,8 +164,9 @@ export class StatusBar implements BulkStatus, vscode.Disposable {
   private readOnlyShown(connection: Connection | undefined): boolean {
     if (!connection) return false;
     const universeId = connection.id === this.selected?.connectionId ? this.selected.universeId : undefined;
-    if (universeId !== undefined) return isReadOnly(universeId);
-    return connection.universes.length > 0 && connection.universes.every((u) => isReadOnly(u.id));
+    const locked = (id: number) => isReadOnly({ connectionId: connection.id, universeId: id });
+    if (universeId !== undefined) return locked(universeId);
+    return connection.universes.length > 0 && connection.universes.every((u) => locked(u.id));
   }
 }
 

@@ -94,7 +94,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** Deletes the store (cloud v2): its entries are unreachable, and it can be undeleted for 30 days. */
   async deleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
-    assertWritable(store.universeId);
+    assertWritable(store);
     const deleted = await (await this.service(store)).deleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
     this.bulkWritten.fire(store);
@@ -102,7 +102,7 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   async undeleteStore(store: StoreRef, signal: AbortSignal): Promise<DataStoreSummary> {
-    assertWritable(store.universeId);
+    assertWritable(store);
     const service = await this.service(store);
     const undeleted = await service.undeleteStore(store.universeId, store.datastoreName, { signal });
     this.storesChanged.fire(store);
@@ -235,7 +235,7 @@ export class DataStoresModel implements vscode.Disposable {
     base: Base | undefined,
     signal?: AbortSignal,
   ): Promise<EntryVersion> {
-    assertWritable(a.universeId);
+    assertWritable(a);
     const client = await this.client(a);
     const live = base && !base.deleted ? base : undefined;
     const written = await client.datastores.setEntry(
@@ -258,7 +258,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** Creates the entry; a key that exists is a PreconditionFailedError and stays as it is. */
   async create(a: EntryAddress, compact: string, signal: AbortSignal): Promise<EntryVersion> {
-    assertWritable(a.universeId);
+    assertWritable(a);
     const client = await this.client(a);
     const written = await client.datastores.setEntry(
       { ...entryRequest(a), raw: compact, exclusiveCreate: true },
@@ -270,7 +270,7 @@ export class DataStoresModel implements vscode.Disposable {
   }
 
   async delete(a: EntryAddress, signal: AbortSignal): Promise<void> {
-    assertWritable(a.universeId);
+    assertWritable(a);
     await (await this.client(a)).datastores.deleteEntry(entryRequest(a), { signal });
     this.keyStates.set(a, 'deleted');
     this.entryChanged.fire({ address: a });
@@ -279,7 +279,7 @@ export class DataStoresModel implements vscode.Disposable {
 
   /** Adds to a number; the attributes and user ids are resent (increment clears those not sent). */
   async increment(a: EntryAddress, by: number, signal: AbortSignal): Promise<Entry> {
-    assertWritable(a.universeId);
+    assertWritable(a);
     const client = await this.client(a);
     const current = await client.datastores.getEntry(entryRequest(a), { signal });
     const result = await client.datastores.incrementEntry(
@@ -297,7 +297,7 @@ export class DataStoresModel implements vscode.Disposable {
     metadata: { attributes: Record<string, unknown>; userIds: number[] },
     signal: AbortSignal,
   ): Promise<EntryVersion> {
-    assertWritable(a.universeId);
+    assertWritable(a);
     const client = await this.client(a);
     const written = await client.datastores.setEntry(
       { ...entryRequest(a), raw: current.raw, matchVersion: current.version, ...metadata },
@@ -318,7 +318,7 @@ export class DataStoresModel implements vscode.Disposable {
     signal: AbortSignal,
     { whileDeleted = false } = {},
   ): Promise<EntryVersion> {
-    assertWritable(a.universeId);
+    assertWritable(a);
     const client = await this.client(a);
     const old = await client.datastores.getEntryVersion({ ...entryRequest(a), versionId }, { signal });
     const current = whileDeleted

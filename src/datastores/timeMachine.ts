@@ -235,7 +235,7 @@ export class TimeMachine {
 
   /** Runs a restore (or undo) plan, or continues a stopped one; the views then show what it wrote. */
   async runRestore(store: StoreRef, planFile: string, opts: BulkOptions<RestoreCounts>): Promise<RestoreResult> {
-    assertWritable(store.universeId);
+    assertWritable(store);
     const client = await this.model.client(store);
     try {
       return await runRestore(client, planFile, opts);
@@ -272,7 +272,7 @@ export class TimeMachine {
     args: Omit<ImportArgs, 'universeId' | 'datastoreName'>,
     opts: BulkOptions<ImportCounts>,
   ): Promise<ImportResult> {
-    assertWritable(store.universeId);
+    assertWritable(store);
     const client = await this.model.client(store);
     try {
       return await importDataStore(

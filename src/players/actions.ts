@@ -35,18 +35,18 @@ export async function runAction(a: PlayerActions, action: ActionName, placeId?: 
       await vscode.commands.executeCommand('universeExplorer.buildQueryIndex', { ref: universe });
       return a.panel.refresh();
     case 'restore': {
-      assertWritable(universeId);
+      assertWritable(universe);
       const datastoreName = await pickStore(a);
       await vscode.commands.executeCommand('universeExplorer.restoreToTime', { ...universe, datastoreName, userId });
       return a.panel.refresh();
     }
     case 'erase':
-      assertWritable(universeId);
+      assertWritable(universe);
       await vscode.commands.executeCommand('universeExplorer.erasePlayerData', { ...universe, userId });
       return a.panel.refresh();
     case 'ban':
     case 'unban': {
-      assertWritable(universeId);
+      assertWritable(universe);
       const id = action === 'ban' ? 'universeExplorer.banUser' : 'universeExplorer.unban';
       await vscode.commands.executeCommand(id, { ...universe, placeId, userId: String(userId) });
       return a.panel.refreshRestrictions();

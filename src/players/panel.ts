@@ -89,7 +89,7 @@ export class PlayerPanel implements vscode.Disposable {
       restore: { ...this.ref },
       ...this.sections,
       busy: this.busy,
-      readOnly: isReadOnly(this.ref.universeId),
+      readOnly: isReadOnly(this.ref),
       generation: this.generation,
     };
   }

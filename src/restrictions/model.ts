@@ -85,7 +85,7 @@ export class RestrictionsModel implements vscode.Disposable {
     gameJoinRestriction: GameJoinRestrictionInput,
     signal: AbortSignal,
   ): Promise<UserRestriction> {
-    assertWritable(scope.universeId);
+    assertWritable(scope);
     const client = await this.client(scope);
     const result = await client.restrictions.update(
       { ...where(scope), userId, gameJoinRestriction, updateMask: 'gameJoinRestriction' },

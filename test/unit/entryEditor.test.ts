@@ -159,7 +159,7 @@ describe('saving an entry', () => {
     assert.ok(!outcome.saved);
     assert.equal(
       outcome.message,
-      `universe ${U} is read-only (setting universeExplorer.readOnlyUniverses); "locked" (Players, scope global) was not saved.`,
+      `universe ${U} on Editor tests is read-only (setting universeExplorer.readOnlyUniverses); to write to it, remove ${U} from that user setting; "locked" (Players, scope global) was not saved.`,
     );
     await assert.rejects(model.writeDocument(a, '3', editor.entries.base(a)), ReadOnlyUniverseError);
     assert.deepEqual(ui.asked, []);

@@ -144,8 +144,17 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     menu: ['copySandboxAddress', 'refresh', 'resetSandbox', 'stopSandbox', 'testConnection'],
     inline: ['refresh'],
   },
-  universe: { menu: ['refresh', 'removeUniverse', 'testConnection'], inline: ['refresh'] },
-  'universe.readOnly': { menu: ['refresh', 'removeUniverse', 'testConnection'], inline: ['refresh'] },
+  universe: {
+    menu: ['makeReadOnly', 'refresh', 'removeUniverse', 'setUniverseRole', 'testConnection'],
+    inline: ['refresh'],
+  },
+  'universe.readOnly': {
+    menu: ['allowWrites', 'refresh', 'removeUniverse', 'setUniverseRole', 'testConnection'],
+    inline: ['refresh'],
+  },
+  // The Local Sandbox's universes: always development, listed by the sandbox itself.
+  'universe.sandbox': { menu: ['refresh', 'testConnection'], inline: ['refresh'] },
+  'universe.sandbox.readOnly': { menu: ['refresh', 'testConnection'], inline: ['refresh'] },
   dataStores: {
     menu: [
       'buildQueryIndex',

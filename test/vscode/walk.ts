@@ -897,6 +897,71 @@ async function players(w: Walker): Promise<void> {
   await w.shot('player-with-entries');
 }
 
+/**
+ * Roles: a connection of its own to the sandbox's emulator, its universe set to production from the row's menu; the
+ * marks on the row, the entry's tab and the status bar; a save that asks (Cancel keeps the edit, Save writes).
+ */
+async function roles(w: Walker): Promise<void> {
+  const url = await w.sandboxStores();
+  await w.collapse('Local Sandbox');
+  const keys = path.join(
+    ROOT,
+    '.tools/start/ud/User/globalStorage/universe-explorer.universe-explorer/sandbox/keys.json',
+  );
+  const { apiKeys } = JSON.parse(fs.readFileSync(keys, 'utf8')) as { apiKeys: { key: string }[] };
+  await w.palette('Universe Explorer: Add Connection…');
+  await w.type('Walk Live');
+  await w.type(url);
+  await w.type(apiKeys[0].key);
+  await w.type('platform');
+  await w.type('123456 = Live Demo');
+  await w.row('Live Demo').waitFor({ state: 'visible', timeout: 20_000 });
+  // The sandbox's demo entry is put back as it was once the walk has saved over it.
+  const writer = anotherWriter(url);
+  const entry = { universeId: 123456, datastoreName: 'PlayerData', scope: 'global', entryKey: 'Player_10004' };
+  const was = await writer.datastores.getEntry(entry);
+  try {
+    await w.menu(w.row('Live Demo'), 'Set Universe Role…');
+    await w.pause(600);
+    await w.shot('role-pick');
+    await w.pick('production');
+    await w.pause(1000);
+    await w.row('Live Demo').hover();
+    await w.pause(1500);
+    await w.shot('production-row');
+    await w.wb.expandTreeRow('Live Demo');
+    await w.wb.expandTreeRow('Data Stores');
+    await w.wb.expandTreeRow('PlayerData');
+    await w.row('Player_10004').dblclick();
+    await editorText(w).filter({ hasText: 'coins' }).waitFor({ timeout: 20_000 });
+    await w.pause(1000);
+    await w.shot('production-tab-and-status');
+    await editorText(w).click();
+    await w.page.keyboard.press('Control+Home');
+    await w.page.keyboard.type('{"walkedRoles": true, "was": ');
+    await w.page.keyboard.press('Control+End');
+    await w.page.keyboard.type('}');
+    await w.page.keyboard.press('Control+S');
+    const asked = w.wb.dialog('Production: Save');
+    await asked.waitFor({ timeout: 20_000 });
+    await w.shot('save-asks');
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await w.pause(1000);
+    await w.shot('declined-still-dirty');
+    await w.page.keyboard.press('Control+S');
+    await asked.waitFor({ timeout: 20_000 });
+    await asked.getByRole('button', { name: 'Save', exact: true }).click();
+    await w.pause(1500);
+    await w.shot('saved');
+  } finally {
+    await w.collapse('Live Demo');
+    await w.menu(w.row('Walk Live'), 'Remove Connection');
+    await w.wb.dialog('Remove the connection').getByRole('button', { name: 'Remove' }).click();
+    await writer.datastores.setEntry({ ...entry, raw: was.raw, attributes: was.attributes, userIds: was.userIds });
+    await writer.close();
+  }
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -913,6 +978,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   readonly,
   erase,
   players,
+  roles,
 };
 
 async function main(): Promise<void> {

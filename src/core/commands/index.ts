@@ -1,11 +1,14 @@
 import { addConnection } from './addConnection';
 import { addUniverse } from './addUniverse';
+import { allowWrites } from './allowWrites';
 import type { CoreCommand } from './context';
 import { editConnection } from './editConnection';
 import { loadMore } from './loadMore';
+import { makeReadOnly } from './makeReadOnly';
 import { refresh } from './refresh';
 import { removeConnection } from './removeConnection';
 import { removeUniverse } from './removeUniverse';
+import { setUniverseRole } from './setUniverseRole';
 import { showLog } from './showLog';
 import { deleteSelection, openSelection } from './rowKeyCommands';
 import { showStatus } from './showStatus';
@@ -18,6 +21,9 @@ export const coreCommands: readonly CoreCommand[] = [
   testConnection,
   addUniverse,
   removeUniverse,
+  setUniverseRole,
+  makeReadOnly,
+  allowWrites,
   refresh,
   loadMore,
   showLog,

@@ -1,10 +1,13 @@
 // The tree's top two levels: a connection, and its universes with the areas' groups under each.
 import vscode = require('vscode');
 import type { Connection, ListedUniverse } from '../connections';
-import { isReadOnly } from '../universe';
+import { isReadOnly, readOnlyInSettings, roleName, roleOf, type UniverseAddress } from '../universe';
 import { t } from '../text';
 import { MessageNode } from './messageNode';
 import type { TreeNode } from './node';
+
+/** The theme colour (package.json contributes.colors) production universes are marked with. */
+export const PRODUCTION_COLOR = 'universeExplorer.productionForeground';
 
 export class ConnectionNode implements TreeNode {
   readonly id: string;
@@ -72,17 +75,32 @@ export class UniverseNode implements TreeNode {
     return this.parent.connection.id;
   }
 
+  get address(): UniverseAddress {
+    return { connectionId: this.connectionId, universeId: this.universe.id };
+  }
+
   get readOnly(): boolean {
-    return isReadOnly(this.universe.id);
+    return isReadOnly(this.address);
   }
 
   item(): vscode.TreeItem {
     const u = this.universe;
+    const role = roleOf(this.address);
+    const readOnly = this.readOnly;
     const item = new vscode.TreeItem(u.name ?? t`Universe ${u.id}`, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = [u.name ? String(u.id) : '', this.readOnly ? t`read-only` : ''].filter(Boolean).join(' · ');
-    item.tooltip = this.readOnly ? t`Universe ${u.id} (read-only in settings)` : t`Universe ${u.id}`;
-    item.iconPath = new vscode.ThemeIcon('globe');
-    item.contextValue = this.readOnly ? 'universe.readOnly' : 'universe';
+    const marks = [role === 'development' ? '' : roleName(role), readOnly ? t`read-only` : ''].filter(Boolean);
+    item.description = [u.name ? String(u.id) : '', ...marks].join(' · ');
+    item.tooltip = [
+      t`Universe ${u.id}`,
+      t`Role: ${roleName(role)}${role === 'production' ? t` (writes ask first)` : ''}`,
+      readOnly ? (readOnlyInSettings(u.id) ? t`Read-only in settings` : t`Read-only: Allow Writes lifts it`) : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    const color = role === 'production' ? new vscode.ThemeColor(PRODUCTION_COLOR) : undefined;
+    item.iconPath = new vscode.ThemeIcon(readOnly ? 'lock' : 'globe', color);
+    const sandbox = this.parent.connection.sandbox;
+    item.contextValue = ['universe', sandbox && 'sandbox', readOnly && 'readOnly'].filter(Boolean).join('.');
     return item;
   }
 

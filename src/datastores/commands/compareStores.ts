@@ -147,7 +147,7 @@ async function askOther(
       store: { ...ref, datastoreName: label },
       filter,
       what: t`${label} (${filterText(filter)})`,
-      writable: !isReadOnly(ref.universeId),
+      writable: !isReadOnly(ref),
     };
   }
   const connection = await pickConnection(ctx.ui, ctx.connections);
@@ -159,7 +159,7 @@ async function askOther(
     store: { connectionId: connection.id, universeId: universe.id, datastoreName: name },
     filter,
     what: t`${name} of ${connection.name}, ${there} (${filterText(filter)})`,
-    writable: !isReadOnly(universe.id),
+    writable: !isReadOnly({ connectionId: connection.id, universeId: universe.id }),
   };
 }
 
@@ -201,7 +201,7 @@ export const compareStores: DataStoresCommand = {
     const filter = ctx.model.lists.filter(ref);
     const rowWhat = t`${name} (${filterText(filter)})`;
     const other = await askOther(ctx, ref, filter, rowWhat);
-    const rowSide: LiveTarget = { store: ref, filter, what: rowWhat, writable: !isReadOnly(ref.universeId) };
+    const rowSide: LiveTarget = { store: ref, filter, what: rowWhat, writable: !isReadOnly(ref) };
     // An export file is the source and the row the target; else the row is the source.
     const [source, sourceWhat, target]: [StoreSide, string, StoreSide & { what: string }] =
       'file' in other

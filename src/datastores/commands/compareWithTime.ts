@@ -137,7 +137,7 @@ export const compareWithTime: DataStoresCommand = {
       notes.push(
         t`Entries whose user ids did not include user ${selection.userId ?? ''} then or now: counted, not listed.`,
       );
-    const restorable = differing(summary) > 0 && !isReadOnly(ref.universeId);
+    const restorable = differing(summary) > 0 && !isReadOnly(ref);
     const panel = ctx.openReview(
       {
         title: t`Compare ${name} with ${when}`,

@@ -1,3 +1,4 @@
+import { askingWords } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
@@ -12,14 +13,12 @@ export const deleteEntry: DataStoresCommand = {
     const entry = writableEntry(node);
     const { key, scope } = entry.entry;
     const remove = t`Delete`;
-    const answer = await ctx.ui.warn(
+    const { question, detail } = askingWords(
+      entry.address,
       t`Delete "${key}" (scope ${scope}) from ${entry.parent.store.name}?`,
-      {
-        modal: true,
-        detail: t`The service keeps its versions for 30 days; you can restore one from the versions list.`,
-      },
-      remove,
+      t`The service keeps its versions for 30 days; you can restore one from the versions list.`,
     );
+    const answer = await ctx.ui.warn(question, { modal: true, detail }, remove);
     if (answer !== remove) return false;
     const last = await ctx.ui.progress(t`Deleting ${key}…`, async (signal) => {
       const newest = await ctx.model.newestVersion(entry.address, signal);

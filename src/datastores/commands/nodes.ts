@@ -54,20 +54,20 @@ export function requireV2(model: DataStoresModel, u: UniverseAddress, what: stri
 /** A data store the user may write to (refused before any prompt in a read-only universe). */
 export function writableStore(node: unknown): DataStoreNode {
   const store = asDataStore(node);
-  assertWritable(store.ref.universeId);
+  assertWritable(store.ref);
   return store;
 }
 
 /** An entry the user may write to. */
 export function writableEntry(node: unknown): EntryNode {
   const entry = asEntry(node);
-  assertWritable(entry.address.universeId);
+  assertWritable(entry.address);
   return entry;
 }
 
 /** A version row of an entry the user may write to. */
 export function writableVersion(node: unknown): VersionRow {
   const version = asVersion(node);
-  assertWritable(version.address.universeId);
+  assertWritable(version.address);
   return version;
 }

@@ -55,7 +55,7 @@ function playerStore(arg: unknown): PlayerStore | undefined {
 
 /** Restore to Time… of one player's entries (user ids that include them) in every scope of a store. */
 async function restorePlayer(ctx: DataStoresContext, p: PlayerStore): Promise<OperationReview | undefined> {
-  assertWritable(p.universeId);
+  assertWritable(p);
   const ref: StoreRef = { connectionId: p.connectionId, universeId: p.universeId, datastoreName: p.datastoreName };
   const time = await askMoment(ctx.ui, { title: t`Restore user ${p.userId} in ${p.datastoreName} to a time` });
   return reviewRestore(ctx, ref, { scope: allScopes, prefix: '', userId: p.userId }, time);

@@ -62,7 +62,7 @@ function pinnedStat(a: EntryAddress, shown: EntryState | undefined): vscode.File
     ctime: 0,
     mtime: 0,
     size: shown?.text.byteLength ?? 0,
-    permissions: isReadOnly(a.universeId) ? vscode.FilePermission.Readonly : undefined,
+    permissions: isReadOnly(a) ? vscode.FilePermission.Readonly : undefined,
   };
 }
 
@@ -125,7 +125,7 @@ export class EntryFileSystem extends EntryFileSystemBase implements vscode.FileS
 }
 
 function readOnly(a: EntryAddress, l: EntryState): boolean {
-  return isReadOnly(a.universeId) || !!l.deleted || l.compact === undefined;
+  return isReadOnly(a) || !!l.deleted || l.compact === undefined;
 }
 
 /** Old versions, read-only: `universe-entry-version://<connection>/<entry path>?{"version": …}`. */

@@ -6,12 +6,13 @@
 // keeps the edit.
 import vscode = require('vscode');
 import { NotFoundError, notFoundAs, PreconditionFailedError } from '../../api';
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { isCancel, reason } from '../../core/errors';
 import { formatBytes } from '../../core/format';
 import type { Log } from '../../core/log';
 import { t } from '../../core/text';
 import { timeOfDay } from '../../core/time';
-import { isReadOnly, ReadOnlyUniverseError } from '../../core/universe';
+import { isReadOnly, ReadOnlyUniverseError, roleOf } from '../../core/universe';
 import { stepDone } from '../../core/walkthrough';
 import type { Ui } from '../../core/ui';
 import type { EntryAddress } from './entryPath';
@@ -67,7 +68,7 @@ export class EntrySaver {
    * Saves started by Save Entry or the auto-save, which VS Code is about to write through the file system, with the
    * signal of the user's Cancel.
    */
-  private readonly expected = new Map<string, { via: SaveVia; signal?: AbortSignal }>();
+  private readonly expected = new Map<string, { via: SaveVia; signal?: AbortSignal; confirmed: boolean }>();
   /** The service's side of each conflict opened with Compare, by the document it was compared with. */
   private readonly compared = new Map<string, vscode.Uri>();
 
@@ -102,13 +103,13 @@ export class EntrySaver {
       const moved = base
         ? !base.deleted && (!newest || newest.deleted || newest.version !== base.version)
         : !!newest && !newest.deleted;
-      if (!moved) {
-        this.expected.set(doc.uri.toString(), { via, signal });
-        return undefined;
+      if (moved) {
+        const resolution = await this.resolve(doc.uri, a, checked.compact, via);
+        if (!resolution.go) return resolution.outcome;
       }
-      const resolution = await this.resolve(doc.uri, a, checked.compact, via);
-      if (!resolution.go) return resolution.outcome;
-      this.expected.set(doc.uri.toString(), { via, signal });
+      const refused = await this.confirmProduction(a, via, checked.compact);
+      if (refused) return refused;
+      this.expected.set(doc.uri.toString(), { via, signal, confirmed: true });
       return undefined;
     });
   }
@@ -127,6 +128,8 @@ export class EntrySaver {
       }
       const checked = this.check(a, text);
       if ('problem' in checked) return { saved: false, message: checked.problem };
+      const refused = expected?.confirmed ? undefined : await this.confirmProduction(a, via, checked.compact);
+      if (refused) return refused;
       return this.write(uri, a, content, checked.compact, expected?.via ?? via, expected?.signal);
     });
   }
@@ -148,9 +151,32 @@ export class EntrySaver {
     }
   }
 
+  /**
+   * A save to a production universe asks first (declined: a cancel, and the edit stays); the auto-save never asks,
+   * so it does not write there. A value the service already holds is not written, so nothing is asked for it.
+   */
+  private async confirmProduction(a: EntryAddress, via: SaveVia, compact: string): Promise<SaveOutcome | undefined> {
+    const base = this.entries.base(a);
+    if (roleOf(a) !== 'production' || (base && !base.deleted && base.compact === compact)) return undefined;
+    if (via === 'auto') {
+      return {
+        saved: false,
+        message: t`${describeEntry(a)} is in a production universe, where the auto-save does not write. Save it (Ctrl+S) to confirm the write.`,
+      };
+    }
+    await confirmProductionWrite(
+      this.ui,
+      a,
+      t`Save ${describeEntry(a)}?`,
+      t`Save`,
+      t`The service takes the new value at once; the entry's versions keep the one before.`,
+    );
+    return undefined;
+  }
+
   private check(a: EntryAddress, text: string): { compact: string } | { problem: string } {
-    if (isReadOnly(a.universeId)) {
-      const why = new ReadOnlyUniverseError(a.universeId).message;
+    if (isReadOnly(a)) {
+      const why = new ReadOnlyUniverseError(a).message;
       return { problem: t`${why}; ${describeEntry(a)} was not saved.` };
     }
     if (this.entries.shown(a)?.deleted && !this.entries.pinned(a)) {

@@ -5,7 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { eraseReceipt, keyNamesUser, type EntryKey, type EraseReceipt, type ErasePlanSummary } from '../../api';
+import { confirmProductionBulk } from '../../core/confirmWrite';
 import { isCancel } from '../../core/errors';
+import { askTyped } from '../../core/prompts';
 import { formatBytes } from '../../core/format';
 import type { ReviewHandler, ReviewPanel } from '../../core/review/panel';
 import type { Tone } from '../../core/review/protocol';
@@ -40,7 +42,7 @@ const STORES_LISTED = 1000;
  */
 export async function startErase(ctx: DataStoresContext, player: PlayerRef): Promise<OperationReview | undefined> {
   const { connectionId, universeId, userId } = player;
-  assertWritable(universeId);
+  assertWritable({ connectionId, universeId });
   const where = universeWhere(ctx, { connectionId, universeId, datastoreName: '' });
   const found = await ctx.ui.progress(
     t`Finding the entries of user ${userId} in the query index of ${where}`,
@@ -278,13 +280,14 @@ function runOf(ctx: DataStoresContext, op: Operation, part: number): PlanRun {
 async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {
   const userId = String(op.userId);
   if (op.state === 'planned') {
-    const typed = await ctx.ui.input({
+    const typed = await askTyped(ctx.ui, {
       title: t`Erase user ${userId}'s data`,
       prompt: t`Type the user id, ${userId}, to erase their data in ${(op.stores ?? []).join(', ')}. This cannot be undone from here.`,
-      validateInput: (v) => (v.trim() === userId ? undefined : t`Type ${userId} to confirm, or press Escape.`),
+      expected: userId,
     });
-    if (typed?.trim() !== userId) return;
+    if (!typed) return;
   }
+  if (!(await confirmProductionBulk(ctx.ui, op, t`erase user ${userId}'s data`))) return;
   ctx.operations.update(op, { state: 'stopped', applied: new Date().toISOString() });
   panel.busy(t`Erasing: the notification shows the progress and can cancel it.`);
   let failure: unknown;

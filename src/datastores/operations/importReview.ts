@@ -7,6 +7,7 @@ import { isCancel } from '../../core/errors';
 import { formatBytes } from '../../core/format';
 import type { Review, ReviewHandler, ReviewItem, ReviewPanel } from '../../core/review/panel';
 import type { Tone } from '../../core/review/protocol';
+import { confirmProductionBulk } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import { count, runBulk } from '../commands/bulk';
 import type { DataStoresContext } from '../commands/context';
@@ -140,6 +141,7 @@ const counted = (r: ImportResult | { written: number; skipped: number; failed: n
 /** Runs the import (or the rest of it after a stop), then shows its result in the panel. */
 async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel, file: string): Promise<void> {
   const name = op.datastoreName;
+  if (!(await confirmProductionBulk(ctx.ui, op, t`import ${op.importFile ?? ''} into ${name}`))) return;
   const fromLine = op.state === 'planned' ? 1 : (op.importLine ?? 0) + 1;
   ctx.operations.update(op, { state: 'stopped', applied: new Date().toISOString() });
   panel.busy(t`Running: the notification shows the progress and can cancel it.`);

@@ -67,7 +67,7 @@ export async function reviewPlanFile(
   const universeId = Number(header.universeId);
   const connection = connectionId ? ctx.connections.get(connectionId) : await connectionFor(ctx, universeId, file);
   if (!connection) return undefined;
-  assertWritable(universeId);
+  assertWritable({ connectionId: connection.id, universeId });
   const ref = { connectionId: connection.id, universeId, datastoreName: header.datastoreName };
   const what = t`${header.datastoreName} (${whereOf(header.selection)})`;
   const copyOf = header.copyOf && ('file' in header.copyOf ? header.copyOf.file : header.copyOf.datastoreName);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import vscode = require('vscode');
 import { auditFileFor, type RestorePlanSummary } from '../../api';
+import { confirmProductionBulk } from '../../core/confirmWrite';
 import { isCancel } from '../../core/errors';
 import type { ReviewHandler, ReviewPanel } from '../../core/review/panel';
 import { t } from '../../core/text';
@@ -149,6 +150,7 @@ function handlerFor(ctx: DataStoresContext, op: Operation): ReviewHandler {
  */
 async function apply(ctx: DataStoresContext, op: Operation, panel: ReviewPanel): Promise<void> {
   const run = runOf(ctx, op);
+  if (!(await confirmProductionBulk(ctx.ui, op, wording(run).running))) return;
   const total = panel.current.items.filter((i) => (i as PlanItem).n > 0).length;
   ctx.operations.update(op, { state: 'stopped', applied: new Date().toISOString() });
   panel.busy(t`Running: the notification shows the progress and can cancel it.`);

@@ -1,3 +1,4 @@
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import { describeDuration } from '../../core/duration';
 import type { RestrictionsCommand } from './context';
@@ -17,6 +18,13 @@ export const banUser: RestrictionsCommand = {
     const where = describeScope(scope);
     const userId = given?.userId ?? (await askUserId(ctx.ui, t`Ban a user from ${where}`));
     const input = await askRestriction(ctx.ui, t`user ${userId}`);
+    await confirmProductionWrite(
+      ctx.ui,
+      scope,
+      t`Ban user ${userId} from ${where}?`,
+      t`Ban`,
+      t`They are kept out from the moment the service takes it.`,
+    );
     const result = await writeRestriction(
       ctx,
       scope,

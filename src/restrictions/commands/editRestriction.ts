@@ -1,3 +1,4 @@
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import { describeDuration } from '../../core/duration';
 import type { RestrictionsCommand } from './context';
@@ -25,6 +26,7 @@ export const editRestriction: RestrictionsCommand = {
       );
     }
     const input = await askRestriction(ctx.ui, t`user ${userId}`, current);
+    await confirmProductionWrite(ctx.ui, scope, t`Change the restriction of user ${userId} at ${where}?`, t`Save`);
     const result = await writeRestriction(
       ctx,
       scope,

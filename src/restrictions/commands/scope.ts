@@ -99,7 +99,7 @@ export function asRestriction(node: unknown): RestrictionNode {
 
 /** Refuses a read-only universe before asking anything (the model refuses its writes too). */
 export function writable(scope: RestrictionScope): RestrictionScope {
-  assertWritable(scope.universeId);
+  assertWritable(scope);
   return scope;
 }
 

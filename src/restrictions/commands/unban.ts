@@ -1,4 +1,5 @@
 import type { UserRestriction } from '../../api';
+import { askingWords } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import type { RestrictionScope } from '../model';
 import type { RestrictionsContext, RestrictionsCommand } from './context';
@@ -28,14 +29,12 @@ export const unban: RestrictionsCommand = {
       return undefined;
     }
     const unbanLabel = t`Unban`;
-    const answer = await ctx.ui.warn(
+    const { question, detail } = askingWords(
+      scope,
       t`Unban user ${userId} from ${where}?`,
-      {
-        modal: true,
-        detail: t`They can join again at once. The restriction log keeps a record of the ban and of this change.`,
-      },
-      unbanLabel,
+      t`They can join again at once. The restriction log keeps a record of the ban and of this change.`,
     );
+    const answer = await ctx.ui.warn(question, { modal: true, detail }, unbanLabel);
     if (answer !== unbanLabel) return undefined;
     const note = await askUnbanNote(ctx.ui, t`user ${userId}`);
     const result = await writeRestriction(
