@@ -88,9 +88,14 @@ export async function connect(ctx: Context, named?: string): Promise<{ client: O
   if (named !== undefined && universe !== named) {
     throw new UsageError(`--universe ${universe} is not the universe the file names (${named}): leave --universe out`);
   }
+  return { client: await clientOf(ctx), universe };
+}
+
+/** A client for the command's connection without a universe (assets belong to a user or a group). */
+export async function clientOf(ctx: Context): Promise<OpenApiClient> {
   const client = openClient(await clientOptions(ctx));
   ctx.onClose(() => client.close());
-  return { client, universe };
+  return client;
 }
 
 /** Refuses a store the universe does not have (a typo would otherwise read as an empty store). */

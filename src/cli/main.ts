@@ -3,6 +3,7 @@
 // The API key comes only from UE_API_KEY or --api-key-file, and is hidden in everything written.
 import { isAbort } from '../api';
 import { commandHelp, optionsOf, type Command, type Context } from './command';
+import { assetsUpload } from './commands/assets';
 import { bansBan, bansList, bansUnban } from './commands/bans';
 import { compareCommand } from './commands/compare';
 import { exportCommand } from './commands/export';
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   bansList,
   bansBan,
   bansUnban,
+  assetsUpload,
   mcpCommand,
 ];
 
@@ -33,7 +35,7 @@ function programHelp(): string {
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
   return `Usage: universe-explorer <command> [options]
 
-Data stores, bans and the query index of a universe, from a terminal or a CI job.
+Data stores, bans, assets and the query index of a universe, from a terminal or a CI job.
 
 Commands:
 ${rows.map(([name, summary]) => `  ${name.padEnd(width)}${summary}`).join('\n')}

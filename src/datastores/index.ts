@@ -46,6 +46,7 @@ import * as path from 'node:path';
 import { ReviewPanel, type Review, type ReviewHandler } from '../core/review/panel';
 import { erasePlayerData, exportOperation, forgetOperation, openOperation, undoOperation } from './operations/commands';
 import { Operations } from './operations/operations';
+import { reviewPlanFile, reviewPlanFileCommand } from './operations/planFile';
 import { planScheme, PlanValues } from './operations/planValues';
 import { OperationsGroupNode } from './operations/tree';
 import { sameUniverse } from '../core/universe';
@@ -87,6 +88,7 @@ const commands: readonly DataStoresCommand[] = [
   exportOperation,
   forgetOperation,
   erasePlayerData,
+  reviewPlanFileCommand,
 ];
 
 export const dataStoresProbe: AreaProbe = {
@@ -152,5 +154,7 @@ export function activateDataStores(deps: {
   ];
   /** The user ids of an open entry, for Show Player… (the players area's, handed over by the wiring). */
   const users = (uri: vscode.Uri) => entryUsers(editor.editor, uri);
-  return { model, timeMachine, documents, operations, entryUsers: users, disposables };
+  /** Opens a plan file (an agent's, the command line's) in the review panel, for a person's Apply. */
+  const reviewPlan = (file: string, connectionId?: string) => reviewPlanFile(context, file, connectionId);
+  return { model, timeMachine, documents, operations, entryUsers: users, reviewPlan, disposables };
 }

@@ -1,11 +1,39 @@
-// universe-explorer compare: a store now against the same store at a time; which keys changed, were created or
-// deleted since. Reads only.
-import { compareWithTime, writeComparison, type CompareSummary, type KeyComparison } from '../../api';
-import type { Command } from '../command';
-import { connect, describeStore, failure, momentOf, requireStore, storeOf } from '../connect';
+// universe-explorer compare: a store now against the same store at a time (which keys changed, were created or
+// deleted since), or against another store or an export file (which keys differ or are on one side only). Reads only.
+import * as fs from 'node:fs';
+import {
+  compareStores,
+  compareWithTime,
+  writeComparison,
+  type CompareSide,
+  type CompareSummary,
+  type KeyComparison,
+  type OpenApiClient,
+  type StoresComparison,
+  type StoresSummary,
+} from '../../api';
+import type { Command, Context } from '../command';
+import {
+  connect,
+  describeStore,
+  failure,
+  momentOf,
+  requireStore,
+  storeOf,
+  universeOf,
+  type StoreChoice,
+} from '../connect';
 import { CONNECTION, OUTPUT, STORE, text } from '../options';
-import { EXIT } from '../output';
+import { EXIT, UsageError, type ExitCode } from '../output';
 import { count, listed } from './words';
+
+/** What the --json output says first: the store compared. */
+const compared = (universe: string, store: StoreChoice, prefix: string | undefined) => ({
+  universe,
+  store: store.store,
+  ...(store.allScopes ? { allScopes: true } : { scope: store.scope }),
+  ...(prefix ? { prefix } : {}),
+});
 
 /** The keys of `results` that differ, handing the summary it returns to `keep`. */
 async function* differing(
@@ -23,14 +51,21 @@ async function* differing(
 
 export const compareCommand: Command = {
   name: 'compare',
-  summary: 'compare a store with itself at a time: the keys changed, created or deleted since (reads only)',
-  usage: ['--universe <id> --store <name> [--scope <scope> | --all-scopes] --to <time> [--out <file>] [options]'],
+  summary: 'compare a store with itself at a time, with another store or with an export file (reads only)',
+  usage: [
+    '--universe <id> --store <name> [--scope <scope> | --all-scopes] --to <time> [--out <file>] [options]',
+    '--universe <id> --store <name> [--scope <scope> | --all-scopes] --with-store <name> [--with-scope <scope>] ' +
+      '[--with-universe <id>] [--out <file>] [options]',
+    '--universe <id> --store <name> [--scope <scope> | --all-scopes] --with-file <export.ndjson> [--out <file>] [options]',
+  ],
   about:
-    'Lists each key whose newest version is not the one in effect at the time: changed, created (no entry then) or ' +
-    'deleted (an entry then, none now). Unchanged keys are counted, not listed; the report lists 200 keys at most ' +
-    '(--json and --out list them all). With --out the keys go to an ' +
-    'NDJSON file ({scope, key, status, then, now}, the versions as the service sent them) instead of the output. ' +
-    'Times read as for restore: 2024-01-15T10:00:00Z, "3 hours ago", 24h, yesterday 18:00.',
+    'With --to, lists each key whose newest version is not the one in effect at the time: changed, created (no entry ' +
+    'then) or deleted (an entry then, none now). With --with-store or --with-file, lists each key that differs ' +
+    '(value, attributes or user ids) or is only on one side; the store is the source, the other the target. Keys ' +
+    'that are the same are counted, not listed; the report lists 200 keys at most (--json and --out list them all). ' +
+    'With --out the keys go to an NDJSON file instead of the output ({scope, key, status, then, now} against a ' +
+    'time; {scope, key, status, differs, source, target} against a store or file). Times read as for restore: ' +
+    '2024-01-15T10:00:00Z, "3 hours ago", 24h, yesterday 18:00.',
   options: [
     ['Connection', CONNECTION],
     ['Store', STORE],
@@ -38,6 +73,10 @@ export const compareCommand: Command = {
       'Comparison',
       {
         to: { type: 'string', value: '<time>', help: 'the time compared with' },
+        'with-store': { type: 'string', value: '<name>', help: 'the store compared with' },
+        'with-scope': { type: 'string', value: '<scope>', help: "that store's scope (default the same as --scope)" },
+        'with-universe': { type: 'string', value: '<id>', help: "that store's universe (default --universe)" },
+        'with-file': { type: 'string', value: '<file>', help: 'the export file compared with' },
         prefix: { type: 'string', value: '<text>', help: 'only keys that start with this' },
         out: { type: 'string', value: '<file>', help: 'write the keys that differ to this NDJSON file' },
       },
@@ -47,9 +86,25 @@ export const compareCommand: Command = {
   json:
     '  {"command":"compare","exitCode":0,"universe":"123456","store":"…","scope":"global","time":"…",\n' +
     '   "unchanged":96,"changed":3,"created":1,"deleted":0,\n' +
-    '   "keys":[{"scope":"global","key":"k","status":"changed"}] (without --out) | "out":"<file>","ms":300}',
-  examples: ['universe-explorer compare --universe 123456 --store Settings --to "yesterday 18:00"'],
+    '   "keys":[{"scope":"global","key":"k","status":"changed"}] (without --out) | "out":"<file>","ms":300}\n' +
+    '  with --with-store or --with-file: "with":"Settings (scope global) of universe 123456" | "<file>", and\n' +
+    '   "same":96,"different":3,"onlySource":1,"onlyTarget":0 instead of the time and its counts;\n' +
+    "   the keys' status is one of different, onlySource, onlyTarget",
+  examples: [
+    'universe-explorer compare --universe 123456 --store Settings --to "yesterday 18:00"',
+    'universe-explorer compare --universe 123456 --store Settings --with-store Settings --with-universe 654321',
+    'universe-explorer compare --universe 123456 --store PlayerData --with-file backup.ndjson',
+  ],
   async run(ctx) {
+    const others = ['to', 'with-store', 'with-file'].filter((o) => ctx.values[o] !== undefined);
+    if (others.length !== 1) {
+      throw new UsageError(
+        others.length
+          ? `${others.map((o) => `--${o}`).join(' and ')} go apart: compare with one of them`
+          : 'give what to compare with: --to <time>, --with-store <name> or --with-file <export.ndjson>',
+      );
+    }
+    if (others[0] !== 'to') return compareWithStore(ctx);
     const store = storeOf(ctx.values);
     const time = momentOf(ctx.values, 'to');
     const prefix = text(ctx.values, 'prefix');
@@ -88,10 +143,7 @@ export const compareCommand: Command = {
     );
     return ctx.out.finish(
       {
-        universe,
-        store: store.store,
-        ...(store.allScopes ? { allScopes: true } : { scope: store.scope }),
-        ...(prefix ? { prefix } : {}),
+        ...compared(universe, store, prefix),
         time: time.toISOString(),
         unchanged,
         changed,
@@ -104,3 +156,93 @@ export const compareCommand: Command = {
     );
   },
 };
+
+/** The other side of a comparison with a store or a file, and how to name it. */
+async function otherSide(
+  ctx: Context,
+  client: OpenApiClient,
+  universe: string,
+  store: StoreChoice,
+): Promise<{ side: CompareSide; name: string }> {
+  const file = text(ctx.values, 'with-file');
+  if (file !== undefined) {
+    if (!fs.existsSync(file)) throw new UsageError(`--with-file: ${file} does not exist: name an export file`);
+    return { side: { file, prefix: text(ctx.values, 'prefix') }, name: file };
+  }
+  const name = text(ctx.values, 'with-store')!;
+  const other =
+    ctx.values['with-universe'] === undefined ? universe : universeOf({ universe: ctx.values['with-universe'] });
+  const scope = text(ctx.values, 'with-scope');
+  if (scope !== undefined && store.allScopes) throw new UsageError('--with-scope and --all-scopes go apart');
+  await requireStore(client, other, name, ctx.signal);
+  const choice = store.allScopes
+    ? { store: name, allScopes: true as const }
+    : { store: name, scope: scope ?? store.scope };
+  return {
+    side: { client, universeId: other, datastoreName: name, ...choice, prefix: text(ctx.values, 'prefix') },
+    name: `${describeStore(choice)} of universe ${other}`,
+  };
+}
+
+/** compare --with-store / --with-file. */
+async function compareWithStore(ctx: Context): Promise<ExitCode> {
+  const store = storeOf(ctx.values);
+  const prefix = text(ctx.values, 'prefix');
+  const out = text(ctx.values, 'out');
+  const { client, universe } = await connect(ctx);
+  const what = `${describeStore(store)} of universe ${universe}`;
+  await requireStore(client, universe, store.store, ctx.signal);
+  const { side, name } = await otherSide(ctx, client, universe, store);
+  const keys: { scope: string; key: string; status: string; differs?: string[] }[] = [];
+  let summary: StoresSummary | undefined;
+  const file = out === undefined ? undefined : fs.createWriteStream(out);
+  try {
+    const source = { client, universeId: universe, datastoreName: store.store, ...store, prefix };
+    const results = compareStores(source, side, {
+      signal: ctx.signal,
+      onProgress: (p) => ctx.out.progress(`Comparing ${what} with ${name}: ${count(p.same + p.different, 'key')}`),
+    });
+    for (let r = await results.next(); ; r = await results.next()) {
+      if (r.done) {
+        summary = r.value;
+        break;
+      }
+      const c: StoresComparison = r.value;
+      if (c.status === 'same') continue;
+      if (file) {
+        if (!file.write(`${JSON.stringify(c)}\n`)) await new Promise<void>((done) => file.once('drain', () => done()));
+      } else keys.push({ scope: c.scope, key: c.key, status: c.status, ...(c.differs ? { differs: c.differs } : {}) });
+    }
+    if (file) await new Promise<void>((done, fail) => file.end((e?: Error | null) => (e ? fail(e) : done())));
+  } catch (error) {
+    file?.destroy();
+    throw failure(`cannot compare ${what} with ${name}`, error);
+  }
+  const { same, different, onlySource, onlyTarget, ms } = summary;
+  ctx.out.say(`${what} against ${name}:`);
+  const status = (k: (typeof keys)[number]) =>
+    k.status === 'different'
+      ? `differs (${k.differs?.join(', ')})`
+      : k.status === 'onlySource'
+        ? 'only here'
+        : 'only there';
+  for (const l of listed(keys, (k) => `${status(k).padEnd(10)} ${k.scope}/${k.key}`, 200)) ctx.out.say(l);
+  ctx.out.say(
+    `${different.toLocaleString('en-US')} different, ${onlySource.toLocaleString('en-US')} only in ${store.store}, ` +
+      `${onlyTarget.toLocaleString('en-US')} only in the other, ${same.toLocaleString('en-US')} the same` +
+      `${out !== undefined ? `; the keys are in ${out}` : ''}.`,
+  );
+  return ctx.out.finish(
+    {
+      ...compared(universe, store, prefix),
+      with: name,
+      same,
+      different,
+      onlySource,
+      onlyTarget,
+      ...(out !== undefined ? { out } : { keys }),
+      ms,
+    },
+    EXIT.done,
+  );
+}

@@ -31,6 +31,8 @@ export interface Operation extends StoreRef {
   importPath?: string;
   importMode?: 'createOnly' | 'overwrite';
   importLine?: number;
+  /** A plan reviewed from a file (Review Plan File…, an agent's plan): the file's name. */
+  planOf?: string;
   /** An erase: the user, and the stores it plans for, one plan each (`datastoreName` is the first). */
   userId?: number;
   stores?: string[];

@@ -33,6 +33,7 @@ export function headingOf(op: Operation, where: string): { heading: string; dire
   const store = t`${op.what} in ${where}`;
   switch (op.kind) {
     case 'restore':
+      if (op.planOf && !op.when) return { heading: t`Apply a plan`, direction: t`${op.planOf} → ${store}` };
       return { heading: t`Restore to a time`, direction: t`${store} → as of ${op.when ?? ''}` };
     case 'undo':
       return { heading: t`Undo a restore`, direction: t`${store} → as before the restore` };
