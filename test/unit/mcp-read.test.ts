@@ -256,6 +256,19 @@ describe('universe-explorer mcp: the tools', () => {
     }
   });
 
+  it('refuses bad universe lists and no API key before serving (exit 2)', async () => {
+    const base = ['mcp', '--base-url', shared.emulator.url];
+    const bad = await cli([...base, '--allow-writes', '12,abc']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--allow-writes: "abc" is not a universe id: give ids separated by commas/);
+    const outside = await cli([...base, '--universe', '1', '--allow-writes', '2']);
+    assert.match(outside.stderr, /--allow-writes 2 is not in --universe: add it there, or leave it out/);
+    const noKey = await cli(base, { UE_API_KEY: undefined });
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /no API key: set the UE_API_KEY environment variable/);
+    assert.equal(noKey.stdout, '');
+  });
+
   it('--universe limits the universes the tools touch', async () => {
     const mcp = await serve(['--universe', '1,2']);
     try {
