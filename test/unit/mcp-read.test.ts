@@ -176,6 +176,10 @@ describe('universe-explorer mcp: the tools', () => {
       const none = await mcp.call('query_index', { universe: U, sql: 'SELECT 1' });
       assert.equal(none.isError, true);
       assert.match(none.text, /universe 6262 has no query index in .*: build one with universe-explorer index build/);
+      const unindexed = (await mcp.call('show_player', { universe: U, user: '2001' })).json();
+      assert.deepEqual(unindexed.entries, []);
+      assert.match(unindexed.indexNote as string, /has no query index/);
+      assert.equal((unindexed.bans as { active: boolean }[])[0].active, true);
       const indexDir = path.join(dir, 'index');
       const base = ['--base-url', shared.emulator.url, '--universe', U, '--index-dir', indexDir];
       const built = await cli(['index', 'build', ...base, '--store', 'PlayerData', '--store', 'Guilds']);
