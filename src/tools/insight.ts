@@ -12,7 +12,7 @@ import {
   type OpenApiClient,
   type RestrictionLog,
 } from '../api';
-import { QueryError } from '../query';
+import { QueryError, type UniverseIndex } from '../query';
 import { newId } from './plans';
 import { requireStore } from './read';
 import {
@@ -30,6 +30,7 @@ import {
   universeField,
   userField,
   type Tool,
+  type ToolContext,
 } from './types';
 
 /** Keys a comparison lists in its result; the file holds them all. */
@@ -221,13 +222,52 @@ const restrictionJson = (g: {
 
 const idsOf = (cell: unknown): number[] => (Array.isArray(cell) ? cell.map(Number) : []);
 
+/** The entries the index ties to the user, at most `limit`; without an index, none and why. */
+async function indexedEntries(ctx: ToolContext, universe: string, user: string, limit: number) {
+  let index: UniverseIndex;
+  try {
+    index = await ctx.index(universe);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { entries: [], more: 0, indexNote: error.message };
+  }
+  const [found, parts] = await Promise.all([
+    index.playerEntries(user, { signal: ctx.signal, limit: limit + 1000 }),
+    index.info(),
+  ]);
+  const col = (name: string) => found.columns.findIndex((c) => c.name === name);
+  const [store, scope, key, version, updated, userIds] = [
+    'store',
+    'scope',
+    'key',
+    'version',
+    'updated_time',
+    'user_ids',
+  ].map(col);
+  const entries = found.rows.flatMap((r) => {
+    const tie = playerTie(String(r[key]), idsOf(r[userIds]), Number(user));
+    if (!tie) return [];
+    return [{ store: r[store], scope: r[scope], key: r[key], tie, version: r[version], updated: r[updated] }];
+  });
+  const shown = bounded(entries, limit);
+  return {
+    index: parts.map((p) => ({ store: p.store, ...(p.scope ? { scope: p.scope } : {}), asOf: p.asOf })),
+    entries: shown.items,
+    more: shown.more,
+    ...(found.truncated
+      ? { indexNote: 'the index holds more entries of the user than were read: query_index finds them all' }
+      : {}),
+  };
+}
+
 const showPlayer = tool({
   name: 'show_player',
   title: 'Show a player',
   description:
     'Gathers what a universe holds of one user: the entries the query index ties to them (their key names the id, ' +
     'or their user ids hold it; each with how), their ban at the universe (and at the places given), and their ' +
-    'newest restriction log rows. Entries come from the index, which may be older than the service. Use it before ' +
+    'newest restriction log rows. Entries come from the index, which may be older than the service (without an ' +
+    'index the answer says so, with the bans and log). Use it before ' +
     'plan_erase_player or plan_ban. Reads only.',
   kind: 'read',
   input: z.object({
@@ -238,27 +278,7 @@ const showPlayer = tool({
   }),
   async run({ universe, user, places = [], limit = 50 }, ctx) {
     const client = await ctx.client(universe);
-    const userId = Number(user);
-    const index = await ctx.index(universe);
-    const [found, parts] = await Promise.all([
-      index.playerEntries(user, { signal: ctx.signal, limit: limit + 1000 }),
-      index.info(),
-    ]);
-    const col = (name: string) => found.columns.findIndex((c) => c.name === name);
-    const [store, scope, key, version, updated, userIds] = [
-      'store',
-      'scope',
-      'key',
-      'version',
-      'updated_time',
-      'user_ids',
-    ].map(col);
-    const entries = found.rows.flatMap((r) => {
-      const tie = playerTie(String(r[key]), idsOf(r[userIds]), userId);
-      if (!tie) return [];
-      return [{ store: r[store], scope: r[scope], key: r[key], tie, version: r[version], updated: r[updated] }];
-    });
-    const shown = bounded(entries, limit);
+    const indexed = await indexedEntries(ctx, universe, user, limit);
     const bans = await named(`cannot read the bans of user ${user} in universe ${universe}`, () =>
       Promise.all(
         [undefined, ...places].map(async (place) => {
@@ -276,12 +296,7 @@ const showPlayer = tool({
     return {
       universe,
       user,
-      index: parts.map((p) => ({ store: p.store, ...(p.scope ? { scope: p.scope } : {}), asOf: p.asOf })),
-      entries: shown.items,
-      more: shown.more,
-      ...(found.truncated
-        ? { note: 'the index holds more entries of the user than were read: query_index finds them all' }
-        : {}),
+      ...indexed,
       bans,
       log: log.logs,
       ...(log.cursor ? { logCursor: log.cursor } : {}),

@@ -133,9 +133,15 @@ function repositoryFiles(manifest: string): { packed: string[]; named: string[] 
   return { packed, named };
 }
 
-/** Files .vscodeignore leaves out, node_modules among them (dist/ bundles it, apart from DuckDB's bindings). */
+/**
+ * Files .vscodeignore leaves out, node_modules among them (dist/ bundles it, apart from DuckDB's bindings), and the
+ * MCP server's bundle (`universe-explorer mcp` runs from a checkout: the SDK would take the universal .vsix over its
+ * budget).
+ */
 const LEFT_OUT = [
   'media/icon.svg',
+  'dist/mcp.js',
+  'dist/mcp.js.map',
   'dist/main.js.map',
   'dist/extension.js.map',
   'dist/emulator.js.map',

@@ -88,6 +88,7 @@ export const mcpCommand: Command = {
       throw new Error(
         'this build has no MCP server (dist/mcp.js is not beside dist/cli.js; the .vsix leaves it out): run ' +
           'universe-explorer mcp from a checkout built with npm install && node esbuild.js',
+        { cause: error },
       );
     }
     await serveMcp({

@@ -1,6 +1,6 @@
-// The command line as it ships: dist/cli.js and the bundles beside it (undici, the query engine, the emulator), built
-// the way esbuild.js builds them into a folder of the project (so that DuckDB's bindings are found in node_modules),
-// once per test process, and run as a child process against an emulator over loopback HTTP.
+// The command line as it ships: dist/cli.js and the bundles beside it (undici, the query engine, the emulator, the MCP
+// server), built the way esbuild.js builds them into a folder of the project (so that DuckDB's bindings are found in
+// node_modules), once per test process, and run as a child process against an emulator over loopback HTTP.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,7 +24,7 @@ export function buildCli(): Promise<string> {
     fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
     const dir = fs.mkdtempSync(path.join(ROOT, 'out', 'cli-'));
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const wanted = ['dist/cli.js', 'dist/undici.js', 'dist/query.js', 'dist/emulator.js'];
+    const wanted = ['dist/cli.js', 'dist/undici.js', 'dist/query.js', 'dist/emulator.js', 'dist/mcp.js'];
     await Promise.all(
       wanted.map((outfile) => {
         const options = builds.find((b) => b.outfile === outfile);
@@ -47,7 +47,7 @@ export interface Ran {
 }
 
 /** The environment of a run: this one without UE_API_KEY, plus `env` (UE_API_KEY: CLI_KEY unless given). */
-function envOf(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+export function envOf(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const { UE_API_KEY: _, ...rest } = process.env;
   const merged: NodeJS.ProcessEnv = { ...rest, UE_API_KEY: CLI_KEY };
   for (const [k, v] of Object.entries(env)) {
