@@ -65,9 +65,11 @@ export const BUILDS: Build[] = [...(Object.keys(TARGETS) as Target[]), 'universa
 const TARGET_BUDGET_BYTES = 43 * 1024 * 1024;
 /**
  * The universal .vsix (no node_modules): 0.1.0 packed to 216 KB when first set (budget 330 KB), had grown to 344 KB
- * by the command line, which adds dist/cli.js (185 KB minified, 60 KB packed): 403 KB then; 1.2 times that.
+ * by the command line, which adds dist/cli.js (185 KB minified, 60 KB packed): 403 KB then (budget 480 KB). The MCP
+ * server the extension offers to agents inside VS Code adds dist/mcp.js (538 KB minified, 157 KB packed: the MCP
+ * SDK with zod and ajv), and the language model tools' schemas the manifest: 609 KB; 1.2 times that.
  */
-const UNIVERSAL_BUDGET_BYTES = 480 * 1024;
+const UNIVERSAL_BUDGET_BYTES = 730 * 1024;
 
 export const BINDINGS = '@duckdb/node-bindings';
 /** The packages a target's .vsix holds in node_modules, each whole: the bindings' JavaScript and what it requires. */
@@ -251,7 +253,12 @@ export async function stageExtension(opts: { from: string; to: string; build: Bu
 export function vsixProblems(zip: Zip, build: Build): string[] {
   const names = zip.entries.map((e) => e.name);
   const problems: string[] = [];
-  for (const bundle of ['extension/dist/main.js', 'extension/dist/extension.js', 'extension/dist/cli.js']) {
+  for (const bundle of [
+    'extension/dist/main.js',
+    'extension/dist/extension.js',
+    'extension/dist/cli.js',
+    'extension/dist/mcp.js',
+  ]) {
     if (!names.includes(bundle)) problems.push(`no ${bundle}`);
   }
   const wanted = build === 'universal' ? [] : targetModules(build).map((m) => `extension/node_modules/${m}/`);

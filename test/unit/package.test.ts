@@ -123,6 +123,7 @@ function repositoryFiles(manifest: string): { packed: string[]; named: string[] 
       'dist/undici.js',
       'dist/emulator.js',
       'dist/cli.js',
+      'dist/mcp.js',
       'dist/query.js',
       'package.json',
       'README.md',
@@ -133,14 +134,9 @@ function repositoryFiles(manifest: string): { packed: string[]; named: string[] 
   return { packed, named };
 }
 
-/**
- * Files .vscodeignore leaves out, node_modules among them (dist/ bundles it, apart from DuckDB's bindings), and the
- * MCP server's bundle (`universe-explorer mcp` runs from a checkout: the SDK would take the universal .vsix over its
- * budget).
- */
+/** Files .vscodeignore leaves out, node_modules among them (dist/ bundles it, apart from DuckDB's bindings). */
 const LEFT_OUT = [
   'media/icon.svg',
-  'dist/mcp.js',
   'dist/mcp.js.map',
   'dist/main.js.map',
   'dist/extension.js.map',
@@ -319,7 +315,12 @@ test("a .vsix names its target and passes vsixProblems; its manifest's dependenc
 /** A .vsix's files as a Zip, its manifest naming `target`. */
 function fakeZip(names: string[], target?: string): Zip {
   const xml = `<Identity Id="x" ${target ? `TargetPlatform="${target}"` : ''}/>`;
-  const bundles = ['extension/dist/main.js', 'extension/dist/extension.js', 'extension/dist/cli.js'];
+  const bundles = [
+    'extension/dist/main.js',
+    'extension/dist/extension.js',
+    'extension/dist/cli.js',
+    'extension/dist/mcp.js',
+  ];
   const entries = ['extension.vsixmanifest', ...bundles, ...names].map((name) => ({
     name,
     size: 0,

@@ -86,8 +86,8 @@ export const mcpCommand: Command = {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
       throw new Error(
-        'this build has no MCP server (dist/mcp.js is not beside dist/cli.js; the .vsix leaves it out): run ' +
-          'universe-explorer mcp from a checkout built with npm install && node esbuild.js',
+        'this build has no MCP server (dist/mcp.js is not beside dist/cli.js): build it with npm install && ' +
+          'node esbuild.js, or run the dist/cli.js of the installed extension',
         { cause: error },
       );
     }
