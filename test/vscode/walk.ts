@@ -2,6 +2,9 @@
 //   node --import tsx test/vscode/walk.ts [url] [walk ...]
 // Each walk drives the workbench with the mouse, menus, the command palette and the keyboard, and saves
 // screenshots to test-results/walk-<walk>-<step>.png to look at. The url defaults to npm start's.
+import { execFileSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
@@ -962,6 +965,93 @@ async function roles(w: Walker): Promise<void> {
   }
 }
 
+/**
+ * Agents: a restore plan written by the command line (as a CI job would) opened from the Explorer with Review Plan
+ * File… and applied; then an agent's plan, made through the MCP server, reviewed and applied the same way. (code-server
+ * has no chat, so its MCP: List Servers and Copilot's tools are not there to walk: the agents suite covers them.)
+ */
+async function agents(w: Walker): Promise<void> {
+  const sandboxUrl = await w.sandboxStores();
+  const writer = anotherWriter(sandboxUrl);
+  const at = { universeId: 123456, datastoreName: 'PlayerData', scope: 'global', entryKey: 'Player_10002' };
+  const before = new Date().toISOString();
+  await w.pause(1200);
+  await writer.datastores.setEntry({ ...at, value: { coins: 999999, note: 'written by mistake' } });
+  const plan = path.join(ROOT, '.tools/start/demo/restore-plan.ndjson');
+  const keys = path.join(
+    ROOT,
+    '.tools/start/ud/User/globalStorage/universe-explorer.universe-explorer/sandbox/keys.json',
+  );
+  const { apiKeys } = JSON.parse(fs.readFileSync(keys, 'utf8')) as { apiKeys: { key: string }[] };
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'dist/cli.js'),
+      'restore',
+      '--base-url',
+      sandboxUrl,
+      '--universe',
+      '123456',
+      '--store',
+      'PlayerData',
+      '--to',
+      before,
+      '--out',
+      plan,
+    ],
+    { env: { ...process.env, UE_API_KEY: apiKeys[0].key } },
+  );
+  await w.wb.openViewContainer('Explorer');
+  const file = w.row('restore-plan.ndjson');
+  await file.waitFor({ timeout: 20_000 });
+  await w.menu(file, 'Review Plan File…');
+  const frame = await reviewFrame(w, 'Restore to a time');
+  await w.pause(800);
+  await w.shot('plan-file-review');
+  await reviewButton(frame, 'Restore');
+  await frame.locator('#buttons button', { hasText: 'Undo…' }).waitFor({ timeout: 60_000 });
+  await w.pause(800);
+  await w.shot('plan-file-applied');
+  // An agent's plan: the MCP server (as Claude Code or Cursor would run it) plans a write, which writes nothing;
+  // the person opens the plan's file with Review Plan File… and applies it.
+  const client = new Client({ name: 'walk', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        path.join(ROOT, 'dist/cli.js'),
+        'mcp',
+        '--base-url',
+        sandboxUrl,
+        '--plans-dir',
+        path.join(ROOT, '.tools/start/demo/agent-plans'),
+      ],
+      env: { ...(process.env as Record<string, string>), UE_API_KEY: apiKeys[0].key },
+    }),
+  );
+  let planned: { planId: string; file: string; parts: string[] };
+  try {
+    const result = await client.callTool({
+      name: 'plan_set_entry',
+      arguments: { universe: '123456', store: 'PlayerData', key: 'Player_10003', value: { coins: 1234, level: 7 } },
+    });
+    planned = result.structuredContent as typeof planned;
+  } finally {
+    await client.close();
+  }
+  // The Explorer shows the plan's folder compacted into its parent's row ("agent-plans / <planId>").
+  const folder = w.row('agent-plans');
+  if ((await folder.getAttribute('aria-expanded')) === 'false') await folder.locator('.monaco-tl-twistie').click();
+  await w.menu(w.row(path.basename(planned.parts[0])), 'Review Plan File…');
+  const agentFrame = await reviewFrame(w, 'Apply a plan');
+  await w.pause(800);
+  await w.shot('agent-plan-review');
+  await reviewButton(agentFrame, 'Apply');
+  await agentFrame.locator('#buttons button', { hasText: 'Undo…' }).waitFor({ timeout: 60_000 });
+  await w.pause(800);
+  await w.shot('agent-plan-applied');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -979,6 +1069,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   erase,
   players,
   roles,
+  agents,
 };
 
 async function main(): Promise<void> {

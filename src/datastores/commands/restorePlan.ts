@@ -25,6 +25,8 @@ export interface PlanRun {
   putBackOf?: string;
   /** An erase: the user whose data it erases (`what` names the store). */
   eraseOf?: number;
+  /** A plan reviewed from a file, without a moment: the file's name. */
+  planOf?: string;
 }
 
 /** The first line of a plan or audit file: its header object under `name`, or undefined. */
@@ -104,6 +106,12 @@ export function wording(run: PlanRun): { running: string; stopped: string; done:
       running: t`Copying the differences of ${run.copyOf} to ${run.what}`,
       stopped: t`The copy of the differences of ${run.copyOf} to ${run.what}`,
       done: t`Copied the differences of ${run.copyOf} to ${run.what}`,
+    };
+  if (run.planOf && !run.when)
+    return {
+      running: t`Applying ${run.planOf} to ${run.what}`,
+      stopped: t`The run of ${run.planOf} on ${run.what}`,
+      done: t`Applied ${run.planOf} to ${run.what}`,
     };
   return {
     running: t`Restoring ${run.what} to ${run.when ?? ''}`,

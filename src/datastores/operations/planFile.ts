@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { estimateMs, readPlanHeader, undoRecordOf, type RestorePlanHeader } from '../../api';
 import type { Connection } from '../../core/connections';
 import { t } from '../../core/text';
+import { localTime } from '../../core/time';
 import { assertWritable } from '../../core/universe';
 import { localPath } from '../commands/bulk';
 import type { DataStoresCommand, DataStoresContext } from '../commands/context';
@@ -71,7 +72,7 @@ export async function reviewPlanFile(
   const ref = { connectionId: connection.id, universeId, datastoreName: header.datastoreName };
   const what = t`${header.datastoreName} (${whereOf(header.selection)})`;
   const copyOf = header.copyOf && ('file' in header.copyOf ? header.copyOf.file : header.copyOf.datastoreName);
-  const when = header.time && new Date(header.time).toLocaleString();
+  const when = header.time && localTime(header.time, { seconds: true });
   return planAndReview(
     ctx,
     { kind: copyOf ? 'copy' : 'restore', ...ref, what, copyOf, when, planOf: path.basename(file) },

@@ -54,6 +54,7 @@ export function headingOf(op: Operation, where: string): { heading: string; dire
 /** What Apply is called for each kind. */
 export function applyLabel(op: Operation): string {
   const labels = { restore: t`Restore`, undo: t`Undo`, copy: t`Copy`, putBack: t`Put Back`, import: t`Import` };
+  if (op.kind === 'restore' && op.planOf && !op.when) return t`Apply`;
   return op.kind === 'erase' ? t`Erase…` : labels[op.kind];
 }
 

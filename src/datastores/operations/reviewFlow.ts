@@ -44,6 +44,7 @@ function runOf(ctx: DataStoresContext, op: Operation): PlanRun {
     undoOf: op.kind === 'undo' ? op.auditOf : undefined,
     copyOf: op.copyOf,
     putBackOf: op.kind === 'putBack' ? op.auditOf : undefined,
+    planOf: op.planOf,
   };
 }
 

@@ -81,11 +81,16 @@ suite('agents: language model tools and the MCP server', () => {
     await until('the review page to draw its rows', () => review.panel.painted, 30_000);
     assert.equal(review.panel.state.heading, 'Apply a plan');
     assert.deepEqual(
+      review.panel.state.buttons.map((b) => b.label),
+      ['Apply', 'Export Plan…', 'Cancel'],
+    );
+    assert.deepEqual(
       review.panel.rows(0, 10).map((r) => `${r.key} ${r.kind}`),
       ['Player_1 write'],
     );
     await review.panel.receive({ type: 'button', id: 'apply' });
     assert.equal(review.panel.state.phase, 'result');
+    assert.match(review.panel.state.summary, /^Applied part-1\.ndjson to Players \(.*\): 1 written, /);
     assert.deepEqual(await value('Player_1'), { coins: 20 });
   });
 
