@@ -1033,7 +1033,12 @@ async function agents(w: Walker): Promise<void> {
   try {
     const result = await client.callTool({
       name: 'plan_set_entry',
-      arguments: { universe: '123456', store: 'PlayerData', key: 'Player_10003', value: { coins: 1234, level: 7 } },
+      arguments: {
+        universe: '123456',
+        store: 'PlayerData',
+        key: 'Player_10003',
+        value: { coins: Date.now() % 100_000, level: 7 },
+      },
     });
     planned = result.structuredContent as typeof planned;
   } finally {

@@ -54,6 +54,7 @@ function nothingToDo(op: Operation, summary: PlanSummary): string {
   if (op.kind === 'putBack')
     return t`Nothing to put back: the versions the raced deletes removed are no longer kept (${summary.gone.length}).`;
   if (op.kind === 'copy') return t`Nothing to copy: ${op.what} holds what ${op.copyOf ?? ''} holds.`;
+  if (op.planOf && !op.when) return t`Nothing to apply: ${op.planOf} holds no write for ${op.what}.`;
   return t`Nothing to restore: ${op.what} is as it was at ${op.when ?? ''}.`;
 }
 
