@@ -12,7 +12,11 @@ export const editAssetInfo: AssetsCommand = {
     const { node: a, asset } = await currentAsset(ctx, node);
     const displayName = await askName(ctx.ui, t`Name of asset ${a.assetId}`, asset.displayName);
     const description = await askDescription(ctx.ui, t`Description of ${displayName}`, asset.description);
-    return updateAsset(ctx, a, t`Saving ${displayName}`, {
+    const ask = {
+      question: t`Save the name and description of "${asset.displayName}" (asset ${a.assetId})?`,
+      button: t`Save`,
+    };
+    return updateAsset(ctx, a, t`Saving ${displayName}`, ask, {
       request: { displayName, description },
       updateMask: 'description,displayName',
     });

@@ -19,7 +19,8 @@ export const editAssetPreviews: AssetsCommand = {
       validateInput: validator(parsePreviews),
     });
     const previews = parsePreviews(required(text));
-    return updateAsset(ctx, a, t`Saving the previews of ${asset.displayName}`, {
+    const ask = { question: t`Save the previews of "${asset.displayName}" (asset ${a.assetId})?`, button: t`Save` };
+    return updateAsset(ctx, a, t`Saving the previews of ${asset.displayName}`, ask, {
       request: { previews },
       updateMask: 'previews',
     });

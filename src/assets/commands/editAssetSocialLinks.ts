@@ -35,7 +35,8 @@ export const editAssetSocialLinks: AssetsCommand = {
       ).trim();
       request[kind.field] = title ? { title, uri } : { uri };
     }
-    return updateAsset(ctx, a, t`Saving the social links of ${a.displayName}`, {
+    const ask = { question: t`Save the social links of "${asset.displayName}" (asset ${a.assetId})?`, button: t`Save` };
+    return updateAsset(ctx, a, t`Saving the social links of ${a.displayName}`, ask, {
       request,
       updateMask: SOCIAL_LINKS.map((k) => k.field).join(','),
     });

@@ -1,7 +1,7 @@
 import { t } from '../../core/text';
 import { confirmWrite } from '../../core/undo';
 import type { AssetsCommand } from './context';
-import { asAssetVersion } from './support';
+import { asAssetVersion, assetAskingWords } from './support';
 
 export const rollbackAsset: AssetsCommand = {
   id: 'universeExplorer.rollbackAsset',
@@ -13,14 +13,13 @@ export const rollbackAsset: AssetsCommand = {
     const a = v.parent;
     const n = v.version.versionNumber;
     const rollBack = t`Roll Back`;
-    const answer = await ctx.ui.warn(
+    const { question, detail } = assetAskingWords(
+      ctx,
+      a.connectionId,
       t`Roll back "${a.displayName}" to version ${n}?`,
-      {
-        modal: true,
-        detail: t`The service makes a new version with the content of version ${n}; the later versions are kept.`,
-      },
-      rollBack,
+      t`The service makes a new version with the content of version ${n}; the later versions are kept.`,
     );
+    const answer = await ctx.ui.warn(question, { modal: true, detail }, rollBack);
     if (answer !== rollBack) return undefined;
     const made = await ctx.ui.progress(t`Rolling back ${a.displayName}…`, (signal) =>
       ctx.model.rollback(a.connectionId, a.assetId, n, signal),

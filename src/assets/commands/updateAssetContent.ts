@@ -29,7 +29,12 @@ export const updateAssetContent: AssetsCommand = {
         t`${basename(uri.path)} can't be the content of a ${type} asset; it takes ${extensions.map((e) => `.${e}`).join(', ')}`,
       );
     }
-    const asset = await updateAsset(ctx, a, t`Uploading ${basename(uri.path)} as new content of ${a.displayName}`, {
+    const name = basename(uri.path);
+    const ask = {
+      question: t`Upload ${name} as the new content of "${a.displayName}" (asset ${a.assetId})?`,
+      button: t`Upload`,
+    };
+    const asset = await updateAsset(ctx, a, t`Uploading ${name} as new content of ${a.displayName}`, ask, {
       request: {},
       file: await assetFile(uri),
     });

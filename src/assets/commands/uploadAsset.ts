@@ -1,18 +1,16 @@
 import { basename } from 'node:path';
 import vscode = require('vscode');
 import { MEDIA_TYPES, mediaTypeFor, type Asset, type CreateAssetRequest } from '../../api';
-import { confirmProductionWrite } from '../../core/confirmWrite';
 import { isCancel, reason } from '../../core/errors';
 import { pickConnection } from '../../core/prompts';
 import { t } from '../../core/text';
-import { roleOf } from '../../core/universe';
 import { stepDone } from '../../core/walkthrough';
 import { required } from '../../core/ui';
 import { defaultName, supportedTypes } from '../assetFormat';
 import { AssetsGroupNode } from '../tree';
 import { askAssetTypes, askCreator, askDescription, askName } from './assetPrompts';
 import type { AssetsCommand, AssetsContext } from './context';
-import { announceAsset, assetFile } from './support';
+import { announceAsset, assetFile, confirmAssetWrite } from './support';
 
 interface Upload {
   uri: vscode.Uri;
@@ -77,7 +75,12 @@ export const uploadAsset: AssetsCommand = {
       uris.length === 1 ? t`Description` : t`Description for the ${uris.length} assets`,
     );
     const creator = await askCreator(ctx, connectionId);
-    await confirmProduction(ctx, connectionId, uris.length);
+    await confirmAssetWrite(
+      ctx,
+      connectionId,
+      uris.length === 1 ? t`Upload the file as an asset?` : t`Upload ${uris.length} files as assets?`,
+      t`Upload`,
+    );
     const uploads = uris.map((uri, i) => ({
       uri,
       name: basename(uri.path),
@@ -86,23 +89,6 @@ export const uploadAsset: AssetsCommand = {
     return uploadBatch(ctx, connectionId, uploads);
   },
 };
-
-/**
- * Assets are the connection's, shared by all its universes: an upload on a connection with a production universe asks
- * first, naming it.
- */
-async function confirmProduction(ctx: AssetsContext, connectionId: string, files: number): Promise<void> {
-  const connection = ctx.connections.get(connectionId);
-  const production = connection?.universes.find((u) => roleOf({ connectionId, universeId: u.id }) === 'production');
-  if (!connection || !production) return;
-  await confirmProductionWrite(
-    ctx.ui,
-    { connectionId, universeId: production.id },
-    files === 1 ? t`Upload the file as an asset?` : t`Upload ${files} files as assets?`,
-    t`Upload`,
-    t`Assets are shared by every universe of "${connection.name}".`,
-  );
-}
 
 /**
  * One notification for the batch: files are sent one after another, and each operation is followed as soon as

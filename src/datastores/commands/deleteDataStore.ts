@@ -1,5 +1,6 @@
 // Delete Data Store… and Undelete Data Store (cloud v2). Deleting asks for the store's name typed in full and says it
 // can be undone for 30 days; the confirmation offers Undo. Deleted stores are listed while Show Deleted Stores is on.
+import { askingWords, confirmProductionWrite } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import { localAndUtc } from '../../core/time';
 import { confirmWrite } from '../../core/undo';
@@ -19,10 +20,16 @@ export const deleteDataStore: DataStoresCommand = {
     const store = writableStore(node);
     const { name } = store.store;
     requireV2(ctx.model, store.ref, t`Deleting a data store`);
+    // The typed name is the question: in production it says so, and nothing more is asked.
+    const words = askingWords(
+      store.ref,
+      t`Delete data store ${name}`,
+      t`Type ${name} to delete it. Its entries can no longer be read or written; it can be undeleted for 30 days, then it is purged.`,
+    );
     required(
       await ctx.ui.input({
-        title: t`Delete data store ${name}`,
-        prompt: t`Type ${name} to delete it. Its entries can no longer be read or written; it can be undeleted for 30 days, then it is purged.`,
+        title: words.question,
+        prompt: words.detail,
         validateInput: (text) => (text === name ? undefined : t`Type the store's name exactly: ${name}`),
       }),
     );
@@ -50,6 +57,7 @@ export const undeleteDataStore: DataStoresCommand = {
       throw new Error(t`choose a deleted data store in the Universes view (Show Deleted Stores lists them)`);
     const store = writableStore(node);
     const { name } = store.store;
+    await confirmProductionWrite(ctx.ui, store.ref, t`Undelete data store ${name}?`, t`Undelete`);
     const undeleted = await ctx.ui.progress(t`Undeleting ${name}…`, (signal) =>
       ctx.model.undeleteStore(store.ref, signal),
     );

@@ -1,7 +1,9 @@
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { validator } from '../../core/prompts';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { formatJson } from '../editor/json';
+import { describeEntry } from '../editor/save';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 
@@ -53,6 +55,12 @@ export const editMetadata: DataStoresCommand = {
       attributes: JSON.parse(attributesText) as Record<string, unknown>,
       userIds: parseUserIds(userIdsText),
     };
+    await confirmProductionWrite(
+      ctx.ui,
+      entry.address,
+      t`Save the attributes and user ids of ${describeEntry(entry.address)}?`,
+      t`Save`,
+    );
     return ctx.ui.progress(t`Saving the attributes and user ids of ${key}…`, (signal) =>
       ctx.model.setMetadata(entry.address, current, metadata, signal),
     );

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { notFoundAs, type EntryKey } from '../../api';
+import { askingWords } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { describeEntry } from '../editor/save';
@@ -50,11 +51,12 @@ export const goToKey: DataStoresCommand = {
     if (!found) {
       if (store.readOnly) throw new Error(t`${describeEntry(address)} does not exist`);
       const create = t`Create`;
-      const answer = await ctx.ui.warn(
+      const { question, detail } = askingWords(
+        address,
         t`${describeEntry(address)} does not exist.`,
-        { modal: true, detail: t`Create it with the value {} and open it to edit?` },
-        create,
+        t`Create it with the value {} and open it to edit?`,
       );
+      const answer = await ctx.ui.warn(question, { modal: true, detail }, create);
       if (answer !== create) return undefined;
       await ctx.ui.progress(t`Creating ${key}…`, (signal) => ctx.model.create(address, '{}', signal));
     }

@@ -1,6 +1,8 @@
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { confirmWrite } from '../../core/undo';
+import { describeEntry } from '../editor/save';
 import type { DataStoresCommand } from './context';
 import { writableEntry } from './nodes';
 
@@ -38,6 +40,8 @@ export const incrementEntry: DataStoresCommand = {
       }),
     );
     const delta = Number(by.trim());
+    const what = describeEntry(entry.address);
+    await confirmProductionWrite(ctx.ui, entry.address, t`Increment ${what} by ${delta}?`, t`Increment`);
     const result = await ctx.ui.progress(t`Incrementing ${key}…`, (signal) =>
       ctx.model.increment(entry.address, delta, signal),
     );

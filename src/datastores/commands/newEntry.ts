@@ -1,9 +1,11 @@
 import vscode = require('vscode');
 import { PreconditionFailedError } from '../../api';
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { validator } from '../../core/prompts';
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
 import { formatJson } from '../editor/json';
+import { describeEntry } from '../editor/save';
 import { entryUri } from '../editor/uris';
 import type { DataStoresCommand } from './context';
 import { writableStore } from './nodes';
@@ -29,6 +31,7 @@ export const newEntry: DataStoresCommand = {
       }),
     );
     const address = { ...store.ref, scope, key };
+    await confirmProductionWrite(ctx.ui, address, t`Create ${describeEntry(address)}?`, t`Create`);
     try {
       await ctx.ui.progress(t`Creating ${key} in ${store.store.name}…`, (signal) =>
         ctx.model.create(address, formatJson(value, 0), signal),

@@ -1,3 +1,4 @@
+import { askingWords } from '../../core/confirmWrite';
 import { t } from '../../core/text';
 import type { DataStoresCommand } from './context';
 import { versionTime } from '../editor/uris';
@@ -13,11 +14,12 @@ export const restoreVersion: DataStoresCommand = {
     const v = writableVersion(node);
     const { address } = v;
     const restore = t`Restore`;
-    const answer = await ctx.ui.warn(
+    const { question, detail } = askingWords(
+      address,
       t`Restore "${address.key}" to the version of ${versionTime(v.version.createdTime)}?`,
-      { modal: true, detail: t`Its value, attributes and user ids are written as a new version; the history is kept.` },
-      restore,
+      t`Its value, attributes and user ids are written as a new version; the history is kept.`,
     );
+    const answer = await ctx.ui.warn(question, { modal: true, detail }, restore);
     if (answer !== restore) return undefined;
     const [before, written] = await ctx.ui.progress(t`Restoring ${address.key}…`, async (signal) => {
       const newest = await ctx.model.newestVersion(address, signal);

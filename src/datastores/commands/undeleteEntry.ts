@@ -3,6 +3,7 @@
 // which deletes it again.
 import vscode = require('vscode');
 import { PreconditionFailedError } from '../../api';
+import { confirmProductionWrite } from '../../core/confirmWrite';
 import { isCancel, reason } from '../../core/errors';
 import { t } from '../../core/text';
 import { confirmWrite } from '../../core/undo';
@@ -19,6 +20,7 @@ export const undeleteEntry: DataStoresCommand = {
     const { address, parent } = writableEntry(node);
     const { key } = address;
     const store = parent.store.name;
+    await confirmProductionWrite(ctx.ui, address, t`Undelete "${key}" in ${store}?`, t`Undelete`);
     let undeleted;
     try {
       undeleted = await ctx.ui.progress(t`Undeleting ${key}…`, async (signal) => {
