@@ -13,6 +13,9 @@ const APPLY_IN_EDITOR =
   'restriction changed since is skipped and listed), and entry writes are audited and can be undone. Tell the user ' +
   'the plan is waiting for them in the review panel.';
 
+/** The package.nls.json key of a tool's title, as the tools picker shows it. */
+export const displayNameKey = (tool: Pick<Tool, 'name'>): string => `languageModelTool.${tool.name}`;
+
 export interface LmToolContribution {
   name: string;
   displayName: string;
@@ -28,7 +31,7 @@ export function lmToolContribution(tool: Tool): LmToolContribution {
   const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
   return {
     name: lmToolName(tool),
-    displayName: tool.title,
+    displayName: `%${displayNameKey(tool)}%`,
     modelDescription: tool.kind === 'apply' ? APPLY_IN_EDITOR : tool.description,
     toolReferenceName: lmToolName(tool),
     canBeReferencedInPrompt: true,

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import vscode = require('vscode');
 import * as z from 'zod/mini';
 import { isAbort, type OpenApiClient } from '../api';
+import { Redactor } from '../api/redact';
 import type { Connection, Connections } from '../core/connections';
 import type { Log } from '../core/log';
 import { t } from '../core/text';
@@ -61,8 +62,22 @@ export function contextOf(deps: Omit<LmToolsDeps, 'review'>, signal: AbortSignal
   };
 }
 
-/** The text the model reads: the tool's JSON result, or its failure in one message. */
+/** `text` with the API key of every connection hidden (an entry's value may hold one). */
+async function hideKeys(connections: Connections, text: string): Promise<string> {
+  const keys = await Promise.all(connections.list().map((c) => connections.apiKey(c.id)));
+  return keys.reduce<string>((out, key) => (key ? new Redactor(key).text(out) : out), text);
+}
+
+/** The text the model reads: the tool's JSON result, or its failure in one message; never an API key. */
 async function invoke(tool: Tool, deps: LmToolsDeps, input: unknown, signal: AbortSignal): Promise<string> {
+  try {
+    return await hideKeys(deps.connections, await answer(tool, deps, input, signal));
+  } catch (error) {
+    throw new Error(await hideKeys(deps.connections, (error as Error).message), { cause: error });
+  }
+}
+
+async function answer(tool: Tool, deps: LmToolsDeps, input: unknown, signal: AbortSignal): Promise<string> {
   const parsed = z.safeParse(tool.input, input);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');

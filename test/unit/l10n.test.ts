@@ -66,12 +66,15 @@ describe('user-facing text', () => {
       contributes: Record<string, unknown>;
     };
     const literal: string[] = [];
+    // A language model tool's name is an id, and its input schema is read by the model, not shown to people.
+    const forModels = (where: string) => /^contributes\.languageModelTools\[\d+\]\.(name|inputSchema)$/.test(where);
     const visit = (value: unknown, where: string): void => {
       if (Array.isArray(value)) value.forEach((v, i) => visit(v, `${where}[${i}]`));
       else if (value && typeof value === 'object') {
         for (const [k, v] of Object.entries(value)) {
+          if (forModels(`${where}.${k}`)) continue;
           const shown = ['title', 'category', 'name', 'contextualTitle', 'contents', 'description'];
-          if (shown.includes(k) || k === 'markdownDescription') {
+          if (shown.includes(k) || k === 'markdownDescription' || k === 'displayName') {
             if (typeof v === 'string' && !/^%[\w.-]+%$/.test(v)) literal.push(`${where}.${k}`);
           }
           visit(v, `${where}.${k}`);

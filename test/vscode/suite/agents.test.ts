@@ -58,6 +58,10 @@ suite('agents: language model tools and the MCP server', () => {
     );
     const entry = await invoke('ue_get_entry', { universe: String(U), store: 'Players', key: 'Player_1' });
     assert.deepEqual(entry.value, { coins: 10 });
+    // A value that holds the connection's key reaches the model with the key hidden.
+    await service.client.datastores.setEntry({ ...at('Leaky'), value: { note: `key ${KEY} pasted here` } });
+    const leaky = await invoke('ue_get_entry', { universe: String(U), store: 'Players', key: 'Leaky' });
+    assert.deepEqual(leaky.value, { note: 'key *** pasted here' });
     await assert.rejects(
       invoke('ue_list_stores', { universe: '999' }),
       /universe 999 is in no connection of Universe Explorer: add it to a connection/,
