@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import vscode = require('vscode');
 import type { Connection, Connections } from '../core/connections';
+import { settings } from '../core/settings';
 import { t } from '../core/text';
 
 export const MCP_PROVIDER_ID = 'universeExplorer.mcpServers';
@@ -58,12 +59,27 @@ export function registerMcpProvider(deps: { connections: Connections; extensionP
       return server;
     },
   };
+  // Registered only while the user's setting asks for it: with the provider registered, code-server 1.139 kept a
+  // closed window's extension host running (and with it what that host held open, such as a query index).
+  let registered: vscode.Disposable | undefined;
+  const follow = (): void => {
+    if (settings().offerMcpServer && !registered)
+      registered = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
+    else if (!settings().offerMcpServer && registered) {
+      registered.dispose();
+      registered = undefined;
+    }
+  };
+  follow();
   return {
     provider,
     disposables: [
       changed,
       deps.connections.onDidChange(() => changed.fire()),
-      vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('universeExplorer.agents.offerMcpServer')) follow();
+      }),
+      { dispose: () => registered?.dispose() },
     ],
   };
 }

@@ -10,6 +10,8 @@ export interface Settings {
   allowInsecureHttp: boolean;
   /** The share of each rate window bulk work may spend, leaving the rest to the game's servers. */
   bulkBudgetShare: number;
+  /** Offer the MCP server to other agents in VS Code (it is handed a connection's key when started). */
+  offerMcpServer: boolean;
 }
 
 /**
@@ -28,5 +30,6 @@ export function settings(): Settings {
     sandboxOperationDelayMs: c.get<number>('sandbox.operationDelayMs', 1500),
     allowInsecureHttp: userOnly('allowInsecureHttp', false),
     bulkBudgetShare: Math.min(1, Math.max(0.05, c.get<number>('bulk.budgetShare', 0.5))),
+    offerMcpServer: userOnly('agents.offerMcpServer', false),
   };
 }
