@@ -23,7 +23,8 @@ import {
   type ToHost,
   type ToPage,
 } from './protocol';
-import { checkLive, entryRows, readBans, readLog } from './reads';
+import { playerEntryRows } from '../query';
+import { checkLive, readBans, readLog } from './reads';
 
 /** Entries listed at most (a player seldom has more; the page says when there were). */
 export const ENTRY_LIMIT = 5000;
@@ -242,7 +243,7 @@ export class PlayerPanel implements vscode.Disposable {
         coverage: indexes.describe(parts),
         notIndexed: listed?.filter((s) => !indexed.has(s)),
       },
-      rows: entryRows(result, this.ref.userId),
+      rows: playerEntryRows(result, this.ref.userId),
       truncated: result.truncated,
     };
   }

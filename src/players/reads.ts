@@ -10,47 +10,8 @@ import {
   type RestrictionLog,
   type UserRestriction,
 } from '../api';
-import type { QueryResult } from '../query';
 import { t } from '../core/text';
 import type { BanRow, EntryRow, LiveMark, LogRow, PlayerRef } from './protocol';
-
-/** The ids of a user_ids cell (numbers, or text beyond 2^53). */
-const idsOf = (cell: unknown): number[] => (Array.isArray(cell) ? cell.map(Number) : []);
-
-/** The rows of playerEntries, each with how it is the player's. Rows the rule does not tie are left out. */
-export function entryRows(result: QueryResult, userId: number): EntryRow[] {
-  const at = (name: string) => {
-    const i = result.columns.findIndex((c) => c.name === name);
-    if (i < 0) throw new Error(`the query index gave no ${name} column`);
-    return i;
-  };
-  const [store, scope, key, version, updated, userIds] = [
-    'store',
-    'scope',
-    'key',
-    'version',
-    'updated_time',
-    'user_ids',
-  ].map(at);
-  const rows: EntryRow[] = [];
-  for (const r of result.rows) {
-    const tie = playerTie(String(r[key]), idsOf(r[userIds]), userId);
-    if (!tie) continue;
-    const time = r[updated];
-    rows.push({
-      store: String(r[store]),
-      scope: String(r[scope]),
-      key: String(r[key]),
-      tie,
-      updated: typeof time === 'string' ? utcIso(time) : null,
-      version: String(r[version] ?? ''),
-    });
-  }
-  return rows;
-}
-
-/** DuckDB gives a TIMESTAMP (UTC) without a zone. */
-const utcIso = (time: string): string => (/[zZ]|[+-]\d\d:?\d\d$/.test(time) ? time : `${time.replace(' ', 'T')}Z`);
 
 /** `permanent`, `7d`, `1d 2h`, `1h 30m`, `45s`: the service's `<n>s` in words. */
 export function durationText(duration: string | undefined): string {

@@ -17,3 +17,4 @@ export {
 } from './types';
 export type { Column } from './engine';
 export { ENTRIES_COLUMNS, findValueSql, INDEX_INFO_COLUMNS, playerEntriesSql, type IndexedEntry } from './sql';
+export { playerEntryRows, type PlayerEntryRow } from './players';

@@ -4,15 +4,14 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import {
+  changedKeys,
   compareWithTime,
-  playerTie,
   writeComparison,
   type CompareSummary,
-  type KeyComparison,
   type OpenApiClient,
   type RestrictionLog,
 } from '../api';
-import { QueryError, type UniverseIndex } from '../query';
+import { playerEntryRows, QueryError, type UniverseIndex } from '../query';
 import { newId } from './plans';
 import { requireStore } from './read';
 import {
@@ -35,20 +34,6 @@ import {
 
 /** Keys a comparison lists in its result; the file holds them all. */
 const KEYS_SHOWN = 50;
-
-/** The keys of `results` that differ, handing the summary it returns to `keep`. */
-async function* differing(
-  results: AsyncGenerator<KeyComparison, CompareSummary>,
-  keep: (summary: CompareSummary) => void,
-): AsyncGenerator<KeyComparison> {
-  try {
-    let next = await results.next();
-    for (; !next.done; next = await results.next()) if (next.value.status !== 'unchanged') yield next.value;
-    keep(next.value);
-  } finally {
-    await results.return(undefined as never); // stops the requests in flight when the reader stopped early
-  }
-}
 
 const compare = tool({
   name: 'compare_with_time',
@@ -80,7 +65,7 @@ const compare = tool({
       const keys: { scope: string; key: string; status: string }[] = [];
       let summary: CompareSummary | undefined;
       const selection = { universeId: universe, datastoreName: store, scope, allScopes, prefix };
-      const results = differing(
+      const results = changedKeys(
         compareWithTime(client, selection, time, { signal: ctx.signal, now: new Date() }),
         (s) => (summary = s),
       );
@@ -220,8 +205,6 @@ const restrictionJson = (g: {
   ...(g.inherited ? { inherited: true } : {}),
 });
 
-const idsOf = (cell: unknown): number[] => (Array.isArray(cell) ? cell.map(Number) : []);
-
 /** The entries the index ties to the user, at most `limit`; without an index, none and why. */
 async function indexedEntries(ctx: ToolContext, universe: string, user: string, limit: number) {
   let index: UniverseIndex;
@@ -235,20 +218,7 @@ async function indexedEntries(ctx: ToolContext, universe: string, user: string, 
     index.playerEntries(user, { signal: ctx.signal, limit: limit + 1000 }),
     index.info(),
   ]);
-  const col = (name: string) => found.columns.findIndex((c) => c.name === name);
-  const [store, scope, key, version, updated, userIds] = [
-    'store',
-    'scope',
-    'key',
-    'version',
-    'updated_time',
-    'user_ids',
-  ].map(col);
-  const entries = found.rows.flatMap((r) => {
-    const tie = playerTie(String(r[key]), idsOf(r[userIds]), Number(user));
-    if (!tie) return [];
-    return [{ store: r[store], scope: r[scope], key: r[key], tie, version: r[version], updated: r[updated] }];
-  });
+  const entries = playerEntryRows(found, Number(user));
   const shown = bounded(entries, limit);
   return {
     index: parts.map((p) => ({ store: p.store, ...(p.scope ? { scope: p.scope } : {}), asOf: p.asOf })),

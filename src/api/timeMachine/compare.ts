@@ -219,3 +219,18 @@ export async function writeComparison(
   }
   return counts;
 }
+
+/** The comparisons of `results` that are not unchanged, handing the summary it returns to `keep`; stopping early stops
+ * the requests in flight. */
+export async function* changedKeys(
+  results: AsyncGenerator<KeyComparison, CompareSummary>,
+  keep: (summary: CompareSummary) => void,
+): AsyncGenerator<KeyComparison> {
+  try {
+    let next = await results.next();
+    for (; !next.done; next = await results.next()) if (next.value.status !== 'unchanged') yield next.value;
+    keep(next.value);
+  } finally {
+    await results.return(undefined as never);
+  }
+}

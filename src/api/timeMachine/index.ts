@@ -1,6 +1,7 @@
 // The data-store time machine: an entry or a store as it was at a moment, and what changed since.
 export { entryAt, newestVersions, readVersion, versionAt, type EntryAddress, type EntryAt } from './at';
 export {
+  changedKeys,
   compareWithTime,
   formatComparisonLine,
   statusOf,

@@ -3,11 +3,11 @@
 import * as fs from 'node:fs';
 import {
   compareStores,
+  changedKeys,
   compareWithTime,
   writeComparison,
   type CompareSide,
   type CompareSummary,
-  type KeyComparison,
   type OpenApiClient,
   type StoresComparison,
   type StoresSummary,
@@ -34,20 +34,6 @@ const compared = (universe: string, store: StoreChoice, prefix: string | undefin
   ...(store.allScopes ? { allScopes: true } : { scope: store.scope }),
   ...(prefix ? { prefix } : {}),
 });
-
-/** The keys of `results` that differ, handing the summary it returns to `keep`. */
-async function* differing(
-  results: AsyncGenerator<KeyComparison, CompareSummary>,
-  keep: (summary: CompareSummary) => void,
-): AsyncGenerator<KeyComparison> {
-  try {
-    let next = await results.next();
-    for (; !next.done; next = await results.next()) if (next.value.status !== 'unchanged') yield next.value;
-    keep(next.value);
-  } finally {
-    await results.return(undefined as never); // stops the requests in flight when the reader stopped early
-  }
-}
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -115,7 +101,7 @@ export const compareCommand: Command = {
     let summary: CompareSummary | undefined;
     try {
       await requireStore(client, universe, store.store, ctx.signal);
-      const results = differing(
+      const results = changedKeys(
         compareWithTime(
           client,
           { universeId: universe, datastoreName: store.store, scope: store.scope, allScopes: store.allScopes, prefix },
