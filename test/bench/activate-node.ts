@@ -63,7 +63,7 @@ function vscodeStub(): unknown {
   // A bundle copies the module's own properties (esbuild's CommonJS interop), so every namespace and class the
   // extension names is an own property; whatever they lead to is the catch-all stand-in.
   const names =
-    'window commands workspace env languages extensions l10n authentication TreeItem ThemeIcon ThemeColor TreeItemCollapsibleState FileSystemError FileType FileChangeType FilePermission WorkspaceEdit ViewColumn Range Position ProgressLocation CancellationError ConfigurationTarget MarkdownString TabInputText TabInputTextDiff StatusBarAlignment';
+    'window commands workspace env languages extensions l10n authentication lm McpStdioServerDefinition LanguageModelToolResult LanguageModelTextPart TreeItem ThemeIcon ThemeColor TreeItemCollapsibleState FileSystemError FileType FileChangeType FilePermission WorkspaceEdit ViewColumn Range Position ProgressLocation CancellationError ConfigurationTarget MarkdownString TabInputText TabInputTextDiff StatusBarAlignment';
   return Object.assign(Object.fromEntries(names.split(' ').map((n) => [n, any])), overrides);
 }
 
