@@ -8,7 +8,6 @@ import {
   writeComparison,
   type CompareSide,
   type CompareSummary,
-  type OpenApiClient,
   type StoresComparison,
   type StoresSummary,
 } from '../../api';
@@ -143,31 +142,24 @@ export const compareCommand: Command = {
   },
 };
 
-/** The other side of a comparison with a store or a file, and how to name it. */
-async function otherSide(
-  ctx: Context,
-  client: OpenApiClient,
-  universe: string,
-  store: StoreChoice,
-): Promise<{ side: CompareSide; name: string }> {
+/** What --with-store or --with-file names, checked before anything is sent. */
+type Other = { file: string } | { universe: string; choice: StoreChoice };
+
+function otherOf(ctx: Context, universe: string, store: StoreChoice): Other {
   const file = text(ctx.values, 'with-file');
   if (file !== undefined) {
     if (!fs.existsSync(file)) throw new UsageError(`--with-file: ${file} does not exist: name an export file`);
-    return { side: { file, prefix: text(ctx.values, 'prefix') }, name: file };
+    return { file };
   }
   const name = text(ctx.values, 'with-store')!;
   const other =
     ctx.values['with-universe'] === undefined ? universe : universeOf({ universe: ctx.values['with-universe'] });
   const scope = text(ctx.values, 'with-scope');
   if (scope !== undefined && store.allScopes) throw new UsageError('--with-scope and --all-scopes go apart');
-  await requireStore(client, other, name, ctx.signal);
   const choice = store.allScopes
     ? { store: name, allScopes: true as const }
     : { store: name, scope: scope ?? store.scope };
-  return {
-    side: { client, universeId: other, datastoreName: name, ...choice, prefix: text(ctx.values, 'prefix') },
-    name: `${describeStore(choice)} of universe ${other}`,
-  };
+  return { universe: other, choice };
 }
 
 /** compare --with-store / --with-file. */
@@ -175,15 +167,27 @@ async function compareWithStore(ctx: Context): Promise<ExitCode> {
   const store = storeOf(ctx.values);
   const prefix = text(ctx.values, 'prefix');
   const out = text(ctx.values, 'out');
+  const other = otherOf(ctx, universeOf(ctx.values), store);
   const { client, universe } = await connect(ctx);
   const what = `${describeStore(store)} of universe ${universe}`;
   await requireStore(client, universe, store.store, ctx.signal);
-  const { side, name } = await otherSide(ctx, client, universe, store);
+  let side: CompareSide;
+  let name: string;
+  if ('file' in other) {
+    side = { file: other.file, prefix };
+    name = other.file;
+  } else {
+    await requireStore(client, other.universe, other.choice.store, ctx.signal);
+    const { store: datastoreName, ...selection } = other.choice;
+    side = { client, universeId: other.universe, datastoreName, ...selection, prefix };
+    name = `${describeStore(other.choice)} of universe ${other.universe}`;
+  }
   const keys: { scope: string; key: string; status: string; differs?: string[] }[] = [];
   let summary: StoresSummary | undefined;
   const file = out === undefined ? undefined : fs.createWriteStream(out);
   try {
-    const source = { client, universeId: universe, datastoreName: store.store, ...store, prefix };
+    const { store: datastoreName, ...selection } = store;
+    const source = { client, universeId: universe, datastoreName, ...selection, prefix };
     const results = compareStores(source, side, {
       signal: ctx.signal,
       onProgress: (p) => ctx.out.progress(`Comparing ${what} with ${name}: ${count(p.same + p.different, 'key')}`),
