@@ -3,9 +3,9 @@
 // or update parses and compiles the whole bundle and leaves the cache; every later one starts from it. Nothing else is
 // imported here, so the entry stays a few KB and no module of the bundle is loaded twice.
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import * as vm from 'node:vm';
+import fs = require('node:fs');
+import path = require('node:path');
+import vm = require('node:vm');
 import type * as vscode from 'vscode';
 
 interface Extension {
@@ -27,7 +27,7 @@ let keepCache: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): unknown {
   const storage = context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined;
-  const loaded = loadBundle(path.join(__dirname, 'extension.js'), storage, require);
+  const loaded = loadBundle(path.join(__dirname, 'extension.js'), storage, requireOnce(require));
   extension = loaded.exports as Extension;
   keepCache = loaded.keep;
   if (keepCache) setTimeout(() => void keepNow(), KEEP_AFTER_MS).unref();
@@ -42,6 +42,23 @@ async function keepNow(): Promise<void> {
   const keep = keepCache;
   keepCache = undefined;
   await keep?.();
+}
+
+/**
+ * `requireFn` remembering what it returned: the bundle names `vscode` once per module (78 times), and each call
+ * goes through VS Code's module interceptor, which looks up the calling extension by path on every call.
+ */
+export function requireOnce(requireFn: NodeJS.Require): NodeJS.Require {
+  const loaded = new Map<string, unknown>();
+  const once = (id: string): unknown => {
+    if (!loaded.has(id)) loaded.set(id, requireFn(id));
+    return loaded.get(id);
+  };
+  return Object.assign(once, {
+    resolve: requireFn.resolve,
+    cache: requireFn.cache,
+    main: requireFn.main,
+  }) as NodeJS.Require;
 }
 
 export interface Loaded {

@@ -2,7 +2,7 @@
 // bundled command line's `mcp` with the editor's Node. The connection's key reaches the child only in its environment
 // when VS Code starts it (never in the arguments, never in a definition kept between starts). The server writes no
 // plan: its plans are applied in the editor (Review Plan File…, or the language model tool apply_plan).
-import * as path from 'node:path';
+import path = require('node:path');
 import vscode = require('vscode');
 import type { Connection, Connections } from '../core/connections';
 import { settings } from '../core/settings';

@@ -1,6 +1,6 @@
 // The connection of a command: the universe, the service's address, and the API key, which comes only from the
 // UE_API_KEY environment variable or a file (--api-key-file), and is hidden in everything the command writes.
-import * as fsp from 'node:fs/promises';
+import fsp = require('node:fs/promises');
 import {
   AuthError,
   checkMoment,

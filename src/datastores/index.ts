@@ -42,7 +42,7 @@ import { DataStoresModel } from './model';
 import { TimeMachine } from './timeMachine';
 import { DataStoresGroupNode } from './tree';
 import { followModel } from './view';
-import * as path from 'node:path';
+import path = require('node:path');
 import { ReviewPanel, type Review, type ReviewHandler } from '../core/review/panel';
 import { erasePlayerData, exportOperation, forgetOperation, openOperation, undoOperation } from './operations/commands';
 import { Operations } from './operations/operations';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import os = require('node:os');
+import path = require('node:path');
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 

@@ -3,7 +3,7 @@
 // and runEmulatorCli, which `universe-explorer emulator` (dist/cli.js) runs with the same options. Exit codes: 0 after
 // a clean stop, 1 when it cannot start, 2 for a bad flag, 3 when the data folder is in use by another emulator.
 // Standard output and error are only logs: a reader that went away (EPIPE) never stops the emulator.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import { parseClock } from './clock';
 import { isObject } from './http';
 import { DataFolderInUse, SANDBOX_KEY, startEmulator, type EmulatorKey, type EmulatorOptions } from './server';

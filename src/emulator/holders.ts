@@ -2,8 +2,8 @@
 // process is alive (a VS Code window writes its own and removes it when it lets go); files of dead processes are
 // removed. The emulator stops once it has not been held for UNHELD_MS, or, when no holder has appeared yet, once the
 // GRACE_MS after its start have passed. Real time, not the emulator's clock: this is about processes.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { alive } from './lock';
 
 const GRACE_MS = 30_000;

@@ -10,8 +10,8 @@
 //   in between) from a generator that never holds the whole state as text. Lines appended meanwhile still go to the
 //   old journal and are kept to be written after the snapshot, so the new journal may hold a record twice: replay
 //   must be idempotent. The new file replaces the old only if the caller still holds the data folder's lock.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Test only: called before each append and each cut back; an error it returns fails that operation. */

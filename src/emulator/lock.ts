@@ -7,8 +7,8 @@
 // - A lock that cannot be read yet (just created, its pid not written) is read again for up to half a second, then
 //   counts as stale.
 // - The lock is removed on a clean stop, and only if it is still this process's.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { setTimeout as sleep } from 'node:timers/promises';
 
 interface LockContent {

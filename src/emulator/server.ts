@@ -3,8 +3,8 @@
 // 431, a malformed request line (spaces, control characters) 400.
 // A data folder is used by one emulator at a time (lock.ts); it is locked before anything in it is read and unlocked
 // on close. Retention sweeps every key once a minute (real time) and compacts the journal when it has grown.
-import * as fs from 'node:fs';
-import * as http from 'node:http';
+import fs = require('node:fs');
+import http = require('node:http');
 import type { AddressInfo } from 'node:net';
 import { assetRoutes } from './assets';
 import { Blobs } from './blobs';

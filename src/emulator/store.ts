@@ -13,7 +13,7 @@
 // - A data store deleted through cloud v2 keeps its entries, marked with the time of the delete (a `dstate` fact;
 //   undelete clears it), until it is purged 30 days later (a `purge` fact, written by sweep() or when the store is
 //   next looked up). Snapshots are `snapshot` facts, kept while they may still hold versions (retention.ts).
-import * as path from 'node:path';
+import path = require('node:path');
 import { iso, type Clock } from './clock';
 import { ApiError, refusedWrite } from './errors';
 import { compactedLines, decodeFact, encodeFact, type DsFact, type Fact } from './facts';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 
 /**
  * Page cursors and page tokens: `<base64url position JSON>.<base64url HMAC>`. The MAC covers the kind of list and

@@ -1,8 +1,8 @@
 // `universe-explorer mcp`: the agent tools over MCP on stdio (dist/mcp.js, required by the command line only for this
 // command). One client for the connection, one query index per universe, plans in one folder; apply_plan writes only
 // to the universes given to --allow-writes. stdout carries MCP messages only: every log line goes to `log` (stderr).
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import path = require('node:path');
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { OpenApiClient, type ClientOptions } from '../api';
 import { UniverseIndex } from '../query';

@@ -2,7 +2,7 @@
 // query index, the ban at the universe and each known place, and the restriction log, and keeps what the page shows;
 // the page draws it and sends back the buttons pressed. Writes (ban, unban, restore, erase) are the other areas'
 // commands, run with a plain argument; the page reads again when they are done.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import vscode = require('vscode');
 import { isCancel, reason } from '../core/errors';
 import { settings } from '../core/settings';

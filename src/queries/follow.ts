@@ -2,7 +2,7 @@
 // entries over): rows of indexed stores are updated in batches, one transaction a batch; a bulk run marks its store
 // as written since the index read it. Nothing is done for a universe that has no index: none is made and DuckDB is
 // not loaded for it.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import type { Log } from '../core/log';
 import { universeKey, type UniverseAddress } from '../core/universe';
 import type { RowUpdate } from '../query';

@@ -1,7 +1,7 @@
 // The query index of each universe (src/query), kept under the extension's global storage, and what each one covers,
 // so the tree can say it without opening DuckDB at every redraw.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import type { Connections } from '../core/connections';
 import { t } from '../core/text';

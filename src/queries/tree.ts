@@ -1,6 +1,6 @@
 // The Query Index row of each universe: what the index covers and how old it is. It never opens DuckDB itself
 // unless the index file is there (so a universe never indexed loads none of it).
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import vscode = require('vscode');
 import { t } from '../core/text';
 import { localTime } from '../core/time';

@@ -1,6 +1,6 @@
 // What an index keeps on disk beside its database: the names of its folder and build files, a live build's start
 // time (so a resumed build keeps the as-of time of its first part), and the header of an export file to index.
-import * as fsp from 'node:fs/promises';
+import fsp = require('node:fs/promises');
 import { parseHeaderLine, type ExportHeader } from '../api';
 
 /**

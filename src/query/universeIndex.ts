@@ -1,8 +1,8 @@
 // One universe's query index (docs/ARCHITECTURE.md, "The query index"): `<dir>/<universe>/index.duckdb`, built
 // per store from the export engine or an export file, kept current entry by entry, and queried read-only. DuckDB is
 // loaded on first use, through engine.ts, and let go after a while unused so another window can open the file.
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import path = require('node:path');
 import { describeHeader, exportDataStore, isAbort, type OpenApiClient } from '../api';
 import { IndexDatabase } from './database';
 import { FIELD_LIMITS, jsonFieldsSql, readFields, type JsonFields } from './fields';

@@ -5,8 +5,8 @@
 // the folder (readable by this user only), so every window, and a terminal, can use it.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import { SANDBOX_ID, type Connection, type Connections } from '../core/connections';
 import { reason } from '../core/errors';

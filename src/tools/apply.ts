@@ -1,8 +1,8 @@
 // apply_plan: the one tool that writes to the service, and only what a plan tool planned. Restore plans run through
 // runRestore (each write conditioned on the version planned, audited, a second run going on where one stopped); a
 // ban plan writes the restriction only if it is still as read. The face decides whether a universe may be written.
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import path = require('node:path');
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
 import { isAbort, objectLines, runRestore, StoppedError, type OpenApiClient, type RestoreResult } from '../api';

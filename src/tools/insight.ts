@@ -1,7 +1,7 @@
 // The tools that look across entries and players: a store against a time, a query over the universe's index, a
 // player's entries, bans and log, and the restriction log.
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import path = require('node:path');
 import * as z from 'zod/mini';
 import {
   changedKeys,

@@ -1,7 +1,7 @@
 // The plan tools of entries. Each WRITES NOTHING to the service: it reads what it needs and writes a restore plan
 // (api/timeMachine/restoreFormat.ts) into a plan folder, every action conditioned on the version it read, for
 // apply_plan to run through runRestore (audited, resumable, undoable from its audit).
-import * as path from 'node:path';
+import path = require('node:path');
 import * as z from 'zod/mini';
 import {
   MAX_ENTRY_BYTES,

@@ -2,8 +2,8 @@
 // was asked, the files it runs) and its parts: restore plans (api/timeMachine/restoreFormat.ts, run by runRestore,
 // audited, undoable) for entry writes, or the ban itself in plan.json. apply_plan reads only what is in that folder.
 import { randomBytes } from 'node:crypto';
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import path = require('node:path');
 import { readPlanHeader, type GameJoinRestrictionInput, type GameJoinRestriction } from '../api';
 import { ToolError } from './types';
 

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { loadBundle } from '../../src/main';
+import { loadBundle, requireOnce } from '../../src/main';
 
 /** A folder with a CommonJS bundle that requires a file beside it, and an empty cache folder. */
 function bundleFolder(body = 'exports.twice = (n) => helper.double(n);exports.x=1;') {
@@ -98,4 +98,15 @@ test('a folder the cache cannot be written to leaves no cache and no error; with
   const plain = loadBundle(b.file, undefined, createRequire(b.file));
   assert.equal(plain.keep, undefined);
   assert.equal((plain.exports as { twice(n: number): number }).twice(2), 4);
+});
+
+test('the bundle asks for each module once, whatever the number of modules naming it', (t) => {
+  const b = bundleFolder('exports.a = require("./helper.js").double(1) + require("./helper.js").double(2);');
+  t.after(() => fs.rmSync(b.dir, { recursive: true, force: true }));
+  const plain = createRequire(b.file);
+  const asked: string[] = [];
+  const counting = Object.assign((id: string): unknown => (asked.push(id), plain(id)), plain) as NodeJS.Require;
+  const loaded = loadBundle(b.file, b.cache, requireOnce(counting));
+  assert.equal((loaded.exports as { a: number }).a, 6);
+  assert.deepEqual(asked, ['./helper.js']);
 });

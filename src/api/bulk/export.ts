@@ -2,7 +2,7 @@
 // and scope it holds; a second export into the same file checks that line, reads the entries already there, drops a
 // line cut short by a stop, and continues with the keys not yet written. An entry that cannot be read (a value that
 // is not JSON, a key that is not valid Unicode, ...) is listed in `<file>.failures.ndjson` and the export goes on.
-import * as fsp from 'node:fs/promises';
+import fsp = require('node:fs/promises');
 import type { EntryArgs, EntryKey } from '../datastores';
 import { V2_BUDGET } from '../datastoresV2Wire';
 import { entryService, type ApiVersion } from '../entryService';

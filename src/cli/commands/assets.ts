@@ -1,7 +1,7 @@
 // universe-explorer assets upload: a file as a new asset, or as a new version of an asset, waiting for the
 // service's operation to finish (its state on stderr while it runs).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { assetTypesFor, MEDIA_TYPES, mediaTypeFor, type Asset, type CreateAssetRequest } from '../../api';
 import type { Command } from '../command';
 import { clientOf, failure } from '../connect';

@@ -1,6 +1,6 @@
 // universe-explorer compare: a store now against the same store at a time (which keys changed, were created or
 // deleted since), or against another store or an export file (which keys differ or are on one side only). Reads only.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import {
   compareStores,
   changedKeys,

@@ -1,5 +1,5 @@
 // universe-explorer export: a data store (one scope or all) to an NDJSON file, resumable.
-import * as path from 'node:path';
+import path = require('node:path');
 import { exportDataStore, StoppedError, type ExportResult } from '../../api';
 import type { Command } from '../command';
 import { connect, describeStore, failure, requireStore, storeOf } from '../connect';

@@ -1,5 +1,5 @@
 // universe-explorer import: an export file into a data store. A dry run unless --apply is given.
-import * as fsp from 'node:fs/promises';
+import fsp = require('node:fs/promises');
 import {
   describeHeader,
   importDataStore,

@@ -1,8 +1,8 @@
 // universe-explorer index build|query: the query index of a universe (src/query, DuckDB loaded on first use), kept
 // in a folder of the user's cache unless --index-dir names another.
-import * as fsp from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import os = require('node:os');
+import path = require('node:path');
 import { QueryError, UniverseIndex, type BuildResult } from '../../query';
 import type { Command, Context } from '../command';
 import { connect, failure, universeOf } from '../connect';

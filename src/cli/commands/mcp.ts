@@ -1,6 +1,6 @@
 // universe-explorer mcp: the agent tools (src/tools) as an MCP server on stdio, for Claude Desktop, Cursor and other
 // MCP clients. The server is its own bundle (dist/mcp.js beside dist/cli.js), required only here.
-import * as path from 'node:path';
+import path = require('node:path');
 import type { Command } from '../command';
 import { clientOptions, openClient } from '../connect';
 import { CONNECTION, OUTPUT, text, type Values } from '../options';

@@ -1,6 +1,6 @@
 // universe-explorer restore: plan putting a store back as it was at a time (a file, nothing written), apply a plan
 // (every write conditioned on the version planned), or plan the undo of an applied plan from its audit.
-import * as fsp from 'node:fs/promises';
+import fsp = require('node:fs/promises');
 import {
   auditFileFor,
   objectLines,

@@ -3,8 +3,8 @@
 // the file is the source and the row the target). The result is a review panel (different / only in the source / only
 // in the target / the same, each row's diff one click away) whose Copy Differences… plans the copy, its direction
 // fixed and shown, into a review of its own. Nothing reaches the workspace unless exported.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import type { Difference, StoresComparison, StoresCounts, StoresSummary } from '../../api';
 import type { ReviewItem, ReviewPanel } from '../../core/review/panel';

@@ -1,6 +1,6 @@
 // Import… on a data store row: the file, the mode, an offer of a snapshot, then the dry run in a review panel (what
 // each line would create, overwrite or skip, and the invalid ones), Apply runs it and the panel shows the result.
-import * as path from 'node:path';
+import path = require('node:path');
 import vscode = require('vscode');
 import type { ImportMode } from '../../api';
 import { t } from '../../core/text';

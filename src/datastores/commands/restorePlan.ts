@@ -1,7 +1,7 @@
 // What Restore to Time…, Undo…, Copy Differences… and Put Back… share: the run of a plan under one cancellable
 // notification (count, rate, time left), what each is called, and the headers of plan and audit files chosen by hand.
 // The review of a plan and of its result is src/datastores/operations/.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import { RestoreStoppedError, type RestoreCounts, type RestorePlanHeader, type RestoreResult } from '../../api';
 import { isCancel, reason } from '../../core/errors';
 import { t } from '../../core/text';

@@ -1,6 +1,6 @@
 // Undo a Restore… (the command palette, or a data store row): a restore or copy from Recent Operations, or the audit
 // file of one exported or made by an earlier version; then the undo's plan in a review panel.
-import * as path from 'node:path';
+import path = require('node:path');
 import { auditFileFor } from '../../api';
 import vscode = require('vscode');
 import { t } from '../../core/text';

@@ -1,8 +1,8 @@
 // Erase Player Data… (the right to be forgotten), from finding to receipt: the query index names the entries tied to
 // the user, each store's erase is planned into the operation's folder (one plan a store), one review shows them all,
 // Apply asks for the user id typed, runs the plans one store after the other, and saves a receipt where the user says.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import { eraseReceipt, keyNamesUser, type EntryKey, type EraseReceipt, type ErasePlanSummary } from '../../api';
 import { confirmProductionBulk } from '../../core/confirmWrite';

@@ -1,7 +1,7 @@
 // Import… as a reviewed operation: the dry run (planImport: create, overwrite, skip, invalid per line) in a review
 // panel, then the import itself, whose result the panel shows: each line written, skipped or failed (with why). The
 // planned actions and the failures live in the operation's folder, not next to the file imported.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import { planImport, type ImportMode, type ImportPlan, type ImportPlanAction, type ImportResult } from '../../api';
 import { isCancel } from '../../core/errors';
 import { formatBytes } from '../../core/format';

@@ -4,8 +4,8 @@
 // no shared index, so two windows never overwrite each other's record. A plan never applied is removed when its
 // review closes (a cancelled flow leaves nothing), or at the next start once it is older than STALE_MS.
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import { sameUniverse, type UniverseAddress } from '../../core/universe';
 import type { StoreRef } from '../listState';

@@ -1,8 +1,8 @@
 // Review Plan File…: a restore-format plan made elsewhere (the command line's `restore`, an agent's plan tool) opened
 // in the review panel as a Recent Operation of its own, so it is applied only by a person's Apply, with the usual
 // conditioned writes, audit and Undo. The file is copied into the operation's folder; the original is left as it is.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { estimateMs, readPlanHeader, undoRecordOf, type RestorePlanHeader } from '../../api';
 import type { Connection } from '../../core/connections';
 import { t } from '../../core/text';

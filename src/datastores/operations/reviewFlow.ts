@@ -1,8 +1,8 @@
 // A plan from planning to its result, in one review panel: the plan is written to the operation's folder, the panel
 // shows it (Apply, Export Plan…, Cancel), Apply runs it under the usual notification and the panel becomes its result
 // (Continue, Undo…, Put Back…, Export Files…). Cancel or closing an unapplied plan removes it.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import { auditFileFor, type RestorePlanSummary } from '../../api';
 import { confirmProductionBulk } from '../../core/confirmWrite';

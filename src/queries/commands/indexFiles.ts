@@ -1,8 +1,8 @@
 // The query index and files: Export Index as Parquet… (for tools beyond this editor: DuckDB, Spark, BigQuery,
 // Athena) and Load Query Index from Export File… (an export Export Data Store… wrote, indexed without reading the
 // service again).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import vscode = require('vscode');
 import { t } from '../../core/text';
 import { required } from '../../core/ui';
