@@ -1,5 +1,5 @@
 // Wiring only: builds core, then each area with what it uses, and registers what they return.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import vscode = require('vscode');
 import { activateAgents } from './agents';
 import { activateAssets, assetsProbe } from './assets';
@@ -161,6 +161,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     extensionUri: context.extensionUri,
     extensionPath: context.extensionPath,
     storageDir: context.globalStorageUri.fsPath,
+    toolNames: toolNamesOf(context.extension.packageJSON),
     index: async (connectionId, universeId) => {
       const index = queries.indexes.index({ connectionId, universeId });
       return fs.existsSync(index.file) ? index : undefined;
@@ -230,3 +231,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 }
 
 export function deactivate(): void {}
+
+/** The names of the language model tools a manifest declares. */
+function toolNamesOf(manifest: { contributes?: { languageModelTools?: { name: string }[] } }): string[] {
+  return (manifest.contributes?.languageModelTools ?? []).map((tool) => tool.name);
+}

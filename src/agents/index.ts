@@ -14,6 +14,8 @@ export function activateAgents(deps: {
   extensionUri: vscode.Uri;
   extensionPath: string;
   storageDir: string;
+  /** The language model tools the manifest declares (contributes.languageModelTools). */
+  toolNames: readonly string[];
   /** The universe's query index when one was built (the queries area's). */
   index(connectionId: string, universeId: number): Promise<UniverseIndex | undefined>;
   /** The data stores' Review Plan File. */
@@ -38,10 +40,13 @@ export function activateAgents(deps: {
     opened,
     mcpServers: mcp.provider,
     disposables: [
-      ...registerLmTools({
-        ...shared,
-        review: (planId, connectionId) => reviewAgentPlan(review, planId, connectionId),
-      }),
+      ...registerLmTools(
+        {
+          ...shared,
+          review: (planId, connectionId) => reviewAgentPlan(review, planId, connectionId),
+        },
+        deps.toolNames,
+      ),
       ...mcp.disposables,
     ],
   };

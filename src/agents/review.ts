@@ -1,15 +1,14 @@
 // apply_plan in the editor: an agent's plan opens in the review panel and is applied only by a person's Apply. Entry
 // plans open as the data stores' own reviews (each part a Recent Operation, with Undo); a ban plan opens here, as one
 // row, and Apply runs it through the tools' apply_plan (conditioned on the restriction the plan read).
-import * as path from 'node:path';
+import path = require('node:path');
 import { ReviewPanel, type Review, type ReviewItem } from '../core/review/panel';
 import { formatDuration, fromServiceDuration } from '../core/duration';
 import type { Log } from '../core/log';
 import { t } from '../core/text';
-import { TOOLS } from '../tools';
-import { readPlan, type BanPlan, type PlanManifest } from '../tools/plans';
+import type { BanPlan, PlanManifest } from '../tools/plans';
 import type vscode = require('vscode');
-import { contextOf, type LmToolsDeps } from './lmTools';
+import { agentTools, contextOf, planFiles, type LmToolsDeps } from './lmTools';
 
 export interface ReviewDeps extends Omit<LmToolsDeps, 'review'> {
   extensionUri: vscode.Uri;
@@ -22,7 +21,7 @@ export interface ReviewDeps extends Omit<LmToolsDeps, 'review'> {
 
 /** Opens the plan `planId` for a person to apply; resolves to what the agent is told. */
 export async function reviewAgentPlan(deps: ReviewDeps, planId: string, connectionId: string): Promise<object> {
-  const { dir, manifest } = await readPlan(deps.plansDir, planId);
+  const { dir, manifest } = await planFiles().readPlan(deps.plansDir, planId);
   const told = {
     planId,
     universe: manifest.universe,
@@ -81,7 +80,7 @@ function banReview(manifest: PlanManifest, ban: BanPlan, phase: Review['phase'],
 }
 
 function openBanReview(deps: ReviewDeps, planId: string, manifest: PlanManifest, ban: BanPlan): ReviewPanel {
-  const apply = TOOLS.find((t) => t.kind === 'apply')!;
+  const apply = agentTools().TOOLS.find((t) => t.kind === 'apply')!;
   let applied = false;
   return new ReviewPanel(
     { extensionUri: deps.extensionUri, log: deps.log },

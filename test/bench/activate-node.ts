@@ -87,6 +87,7 @@ function context(dir: string, root: string): unknown {
     },
     extensionPath: root,
     extensionUri: uri(root),
+    extension: { packageJSON: JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as unknown },
     globalStorageUri: uri(dir),
     storageUri: uri(dir),
     logUri: uri(dir),
