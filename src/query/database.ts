@@ -1,8 +1,8 @@
 // An index's database over its life: opened on first use (loading DuckDB then, through engine.ts), its tables made
 // or made anew, one writer at a time, and let go after a while unused so that another process (another VS Code
 // window) can open the file, which DuckDB locks for one process.
-import * as fsp from 'node:fs/promises';
-import * as path from 'node:path';
+import fsp = require('node:fs/promises');
+import path = require('node:path');
 import type { Engine, Statement } from './engine';
 import { CREATE_TABLES, LAYOUT, LAYOUT_QUERY } from './sql';
 
@@ -16,7 +16,16 @@ export interface DatabaseOptions {
   memoryLimit?: string;
   /** Let go this long after the last use (default 30 s). */
   idleCloseMs?: number;
+  /**
+   * How long to wait for another process to let go of the file (default 5 s): a window being reloaded or closed
+   * lets go of it a moment after the next one starts.
+   */
+  lockWaitMs?: number;
+  /** Told when the file is held by another process and the open waits for it. */
+  onLockWait?: () => void;
 }
+
+const LOCK_RETRY_MS = 200;
 
 export class IndexDatabase {
   private engine?: Promise<Engine>;
@@ -74,21 +83,29 @@ export class IndexDatabase {
     // Loaded here, not at the top: nothing loads DuckDB until an index is used (dist/query.js in the bundle).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { openEngine } = require('./engine') as typeof import('./engine');
+    const options = {
+      threads: this.opts.threads,
+      memoryLimit: this.opts.memoryLimit ?? '1GB',
+      tempDirectory: path.join(folder, 'tmp'),
+    };
+    const giveUpAt = Date.now() + (this.opts.lockWaitMs ?? 5_000);
     let engine: Engine;
-    try {
-      engine = await openEngine(this.opts.file, {
-        threads: this.opts.threads,
-        memoryLimit: this.opts.memoryLimit ?? '1GB',
-        tempDirectory: path.join(folder, 'tmp'),
-      });
-    } catch (error) {
-      const message = (error as Error).message;
-      if (!/Could not set lock/i.test(message)) throw error;
-      throw new Error(
-        `The query index of ${this.opts.name} is open in another window or process, which lets it go after a ` +
-          `while unused; try again then (${message})`,
-        { cause: error },
-      );
+    for (;;) {
+      try {
+        engine = await openEngine(this.opts.file, options);
+        break;
+      } catch (error) {
+        const message = (error as Error).message;
+        if (!/Could not set lock/i.test(message)) throw error;
+        if (Date.now() >= giveUpAt)
+          throw new Error(
+            `The query index of ${this.opts.name} is open in another window or process, which lets it go after a ` +
+              `while unused; try again then (${message})`,
+            { cause: error },
+          );
+        this.opts.onLockWait?.();
+        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      }
     }
     try {
       await ensureLayout(engine);

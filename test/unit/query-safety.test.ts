@@ -2,11 +2,12 @@
 // query stops when asked (and a stopped build goes on later), rows are JSON-safe, Parquet out reads back, and the
 // database is let go for another process.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { QueryError } from '../../src/query';
+import { IndexDatabase } from '../../src/query/database';
 import { rejection } from './support/client';
 import { sharedEmulator } from './support/emulator';
 import { keys, newIndex, seed, tempFolder, U } from './support/queryIndex';
@@ -228,5 +229,48 @@ describe('Parquet and the database file', () => {
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(other(), 'opened');
     assert.deepEqual((await index.query('SELECT 2')).rows, [[2]], 'it opens again on the next call');
+  });
+
+  it('an index another process holds is waited for a while (a window being reloaded lets go a moment later)', async (t) => {
+    const file = path.join(tempFolder('held'), 'index.duckdb');
+    /** Another process holding the file until its stdin ends. */
+    const holder = async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `require('@duckdb/node-api').DuckDBInstance.create(${JSON.stringify(file)}).then(async (db) => {` +
+            `await db.connect(); console.log('held'); process.stdin.on('end', () => process.exit(0)).resume(); })`,
+        ],
+        { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      t.after(() => child.kill());
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      return { release: () => child.stdin.end(), exited };
+    };
+
+    const first = await holder();
+    let waits = 0;
+    const waiting = new IndexDatabase({
+      file,
+      name: 'test/1',
+      lockWaitMs: 60_000,
+      onLockWait: () => {
+        if (++waits === 1) first.release();
+      },
+    });
+    assert.deepEqual(await waiting.use((engine) => engine.read('SELECT 7', { limit: 1 })).then((r) => r.rows), [[7]]);
+    assert.ok(waits >= 1, 'the first open met the other process');
+    await waiting.close();
+
+    const second = await holder();
+    const impatient = new IndexDatabase({ file, name: 'test/1', lockWaitMs: 300 });
+    await assert.rejects(
+      impatient.use(async () => undefined),
+      /The query index of test\/1 is open in another window or process, which lets it go after a while unused/,
+    );
+    second.release();
+    await second.exited;
   });
 });
