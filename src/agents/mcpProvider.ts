@@ -59,8 +59,7 @@ export function registerMcpProvider(deps: { connections: Connections; extensionP
       return server;
     },
   };
-  // Registered only while the user's setting asks for it: with the provider registered, code-server 1.139 kept a
-  // closed window's extension host running (and with it what that host held open, such as a query index).
+  // Registered while the user's own setting allows it (on by default).
   let registered: vscode.Disposable | undefined;
   const follow = (): void => {
     if (settings().offerMcpServer && !registered)

@@ -36,7 +36,7 @@ export function settings(): Settings {
     },
     bulkBudgetShare: Math.min(1, Math.max(0.05, c.get<number>('bulk.budgetShare', 0.5))),
     get offerMcpServer() {
-      return userOnly('agents.offerMcpServer', false);
+      return userOnly('agents.offerMcpServer', true);
     },
   };
 }
