@@ -38,6 +38,7 @@ export function registerMcpProvider(deps: { connections: Connections; extensionP
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions() {
       byLabel.clear();
+      if (!settings().offerMcpServer) return [];
       return deps.connections.list().map((c) => {
         const label = labelOf(c);
         byLabel.set(label, c);
@@ -47,6 +48,8 @@ export function registerMcpProvider(deps: { connections: Connections; extensionP
       });
     },
     async resolveMcpServerDefinition(server) {
+      // Switched off since VS Code listed it: the list that follows is empty.
+      if (!settings().offerMcpServer) return undefined;
       const connection = byLabel.get(server.label);
       const key = connection && (await deps.connections.apiKey(connection.id));
       if (!connection || !key) {
@@ -59,26 +62,17 @@ export function registerMcpProvider(deps: { connections: Connections; extensionP
       return server;
     },
   };
-  // Registered while the user's own setting allows it (on by default).
-  let registered: vscode.Disposable | undefined;
-  const follow = (): void => {
-    if (settings().offerMcpServer && !registered)
-      registered = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
-    else if (!settings().offerMcpServer && registered) {
-      registered.dispose();
-      registered = undefined;
-    }
-  };
-  follow();
   return {
     provider,
     disposables: [
       changed,
+      // Always registered; the user's own setting decides, when VS Code asks, whether there is anything to offer
+      // (reading it at activation took a millisecond).
+      vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
       deps.connections.onDidChange(() => changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('universeExplorer.agents.offerMcpServer')) follow();
+        if (e.affectsConfiguration('universeExplorer.agents.offerMcpServer')) changed.fire();
       }),
-      { dispose: () => registered?.dispose() },
     ],
   };
 }

@@ -150,4 +150,30 @@ suite('agents: language model tools and the MCP server', () => {
       await client.close();
     }
   });
+
+  test('with the user setting off, no MCP server is offered, and VS Code is told the list changed', async () => {
+    const provider = ctx.agents.mcpServers;
+    const token = new vscode.CancellationTokenSource().token;
+    const labels = async () => ((await provider.provideMcpServerDefinitions(token)) ?? []).map((d) => d.label);
+    const ours = ((await provider.provideMcpServerDefinitions(token)) ?? []).find(
+      (d) => d.label === 'Universe Explorer: Agents Tests',
+    );
+    assert.ok(ours);
+    const config = vscode.workspace.getConfiguration('universeExplorer');
+    const told = new Promise<void>((resolve) => {
+      const listening = provider.onDidChangeMcpServerDefinitions!(() => {
+        listening.dispose();
+        resolve();
+      });
+    });
+    await config.update('agents.offerMcpServer', false, vscode.ConfigurationTarget.Global);
+    try {
+      await told;
+      assert.deepEqual(await labels(), []);
+      assert.equal(await provider.resolveMcpServerDefinition!(ours, token), undefined, 'a listed one does not start');
+    } finally {
+      await config.update('agents.offerMcpServer', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.ok((await labels()).includes('Universe Explorer: Agents Tests'));
+  });
 });
