@@ -114,7 +114,7 @@ export class QueuesApi {
       if (error instanceof NotFoundError && error.code === 'NOT_FOUND') return undefined;
       return asQuotaExceeded(error);
     });
-    if (!res || res.status === 204 || res.body.toString('utf8').trim() === '') return { items: [] };
+    if (!res || res.body.toString('utf8').trim() === '') return { items: [] };
     const read = this.http.parse(spec, res, QueueReadSchema);
     return read.items.length ? { readId: read.readId, items: read.items } : { items: [] };
   }
