@@ -247,7 +247,14 @@ describe('sorted maps: items', () => {
         allowMissing: true,
       });
       assert.equal(item.key, 'Testing123', 'a 2024 answer without id keeps the key asked for');
-      await c.sortedMaps.updateItem({ ...MAP, key: 'Testing123', value: 'v', sortKey: -0.5, ttlSeconds: 1 });
+      await c.sortedMaps.updateItem({
+        ...MAP,
+        key: 'Testing123',
+        value: 'v',
+        sortKey: -0.5,
+        ttlSeconds: 1,
+        allowMissing: false,
+      });
     });
     assert.deepEqual(
       seen.map((s) => [s.method, s.path, s.query, s.body]),

@@ -188,7 +188,7 @@ describe('ordered data stores: single entries', () => {
   it('update patches the value, with allowMissing=true only when asked', async () => {
     const seen = await withStandIn([ok()], async (c) => {
       await ordered(c).updateEntry({ ...KEY, value: -3, allowMissing: true });
-      await ordered(c).updateEntry({ ...KEY, value: 0 });
+      await ordered(c).updateEntry({ ...KEY, value: 0, allowMissing: false });
     });
     assert.deepEqual(
       seen.map((s) => [s.method, s.path, s.query, s.body, s.contentType]),
