@@ -3,6 +3,10 @@ import { AssetsApi } from './assets';
 import { DataStoresApi } from './datastores';
 import { DataStoresV2Api } from './datastoresV2';
 import { Transport, type RateLimit, type TransportOptions } from './http';
+import { SortedMapsApi } from './memoryMaps';
+import { QueuesApi } from './memoryQueues';
+import { MemoryStoresApi } from './memoryStores';
+import { OrderedDataStoresApi } from './ordered';
 import { RestrictionsApi } from './restrictions';
 
 export type ClientOptions = TransportOptions;
@@ -13,6 +17,11 @@ export class OpenApiClient {
   /** The same data stores through cloud v2. */
   readonly datastoresV2: DataStoresV2Api;
   readonly assets: AssetsApi;
+  readonly orderedDataStores: OrderedDataStoresApi;
+  /** Memory stores: sorted maps, queues, and the flush of them all. */
+  readonly sortedMaps: SortedMapsApi;
+  readonly queues: QueuesApi;
+  readonly memoryStores: MemoryStoresApi;
   private readonly http: Transport;
 
   constructor(options: ClientOptions) {
@@ -21,6 +30,10 @@ export class OpenApiClient {
     this.datastores = new DataStoresApi(this.http);
     this.datastoresV2 = new DataStoresV2Api(this.http);
     this.assets = new AssetsApi(this.http);
+    this.orderedDataStores = new OrderedDataStoresApi(this.http);
+    this.sortedMaps = new SortedMapsApi(this.http);
+    this.queues = new QueuesApi(this.http);
+    this.memoryStores = new MemoryStoresApi(this.http);
   }
 
   /** The latest x-ratelimit-* figures seen on any response. */

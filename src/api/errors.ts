@@ -1,5 +1,6 @@
 // Typed errors of the client. Every failure the client reports is one of these (or an AbortError).
 import { isRecord, type EntryMetadata, type Operation, type OperationStatus } from './schemas';
+import type { SortedMapItem } from './schemasMemory';
 
 export interface ApiErrorInit {
   status?: number;
@@ -83,6 +84,18 @@ export class NeedsV1Error extends UnsupportedError {
 export class RateLimitedError extends ApiError {
   override name = 'RateLimitedError';
 }
+/** A 429 from a memory store call: the universe's memory, item count or request units are used up (U17). */
+export class QuotaExceededError extends RateLimitedError {
+  override name = 'QuotaExceededError';
+}
+/**
+ * A conditional sorted map write or delete whose etag no longer matched (409 or 412, U11): another writer changed the
+ * item. `current` is the item as re-read after the refusal; undefined when it is gone or could not be read.
+ */
+export class EtagMismatchError extends ConflictError {
+  override name = 'EtagMismatchError';
+  current?: SortedMapItem;
+}
 export class ServerError extends ApiError {
   override name = 'ServerError';
 }
@@ -128,11 +141,11 @@ export class OperationFailedError extends ApiError {
   }
 }
 
-export class OperationTimeoutError extends ApiError {
+export class OperationTimeoutError<Op = Operation> extends ApiError {
   override name = 'OperationTimeoutError';
   /** The last state seen, when a poll succeeded before the deadline. */
-  readonly lastSeen?: Operation;
-  constructor(operationPath: string, timeoutMs: number, lastSeen?: Operation) {
+  readonly lastSeen?: Op;
+  constructor(operationPath: string, timeoutMs: number, lastSeen?: Op) {
     super(`Operation ${operationPath} was not done after ${timeoutMs} ms`);
     this.lastSeen = lastSeen;
   }

@@ -1,10 +1,12 @@
-// The typed client of the Open API: restrictions (cloud v2), standard data stores (v1 and cloud v2) and assets (v1).
+// The typed client of the Open API: restrictions (cloud v2), standard data stores (v1 and cloud v2), ordered data
+// stores and memory stores (cloud v2) and assets (v1).
 export { OpenApiClient, type ClientOptions } from './client';
 export {
   AlreadyExistsError,
   ApiError,
   AuthError,
   ConflictError,
+  EtagMismatchError,
   InvalidArgumentError,
   isAbort,
   NeedsV1Error,
@@ -15,6 +17,7 @@ export {
   OperationTimeoutError,
   PermissionDeniedError,
   PreconditionFailedError,
+  QuotaExceededError,
   RateLimitedError,
   ResponseShapeError,
   ResponseTooLargeError,
@@ -97,6 +100,47 @@ export {
   type EntryService,
   type ListStoresOptions,
 } from './entryService';
+export {
+  MAX_ORDERED_KEY_BYTES,
+  MAX_ORDERED_PAGE,
+  type IncrementOrderedEntryArgs,
+  type ListOrderedEntriesArgs,
+  type OrderedDataStoresApi,
+  type OrderedEntry,
+  type OrderedEntryArgs,
+  type OrderedStoreArgs,
+  type SetOrderedEntryArgs,
+  type UpdateOrderedEntryArgs,
+} from './ordered';
+export {
+  MAX_SORTED_MAP_PAGE,
+  type DeleteSortedMapItemArgs,
+  type ListSortedMapArgs,
+  type SortedMapArgs,
+  type SortedMapBound,
+  type SortedMapItemArgs,
+  type SortedMapsApi,
+  type UpdateSortedMapItemArgs,
+  type WriteSortedMapItemArgs,
+} from './memoryMaps';
+export {
+  MAX_QUEUE_READ,
+  type AddQueueItemArgs,
+  type DiscardQueueItemsArgs,
+  type QueueArgs,
+  type QueueRead,
+  type QueuesApi,
+  type ReadQueueArgs,
+} from './memoryQueues';
+export type {
+  FlushArgs,
+  FlushOperationArgs,
+  FlushWaitOptions,
+  MemoryStoresApi,
+  MemoryStoreScope,
+} from './memoryStores';
+export { MAX_SECONDS as MAX_MEMORY_STORE_SECONDS, type MemoryStoreArgs } from './memoryWire';
+export type { MemoryOperation, QueueItem, SortedMapItem } from './schemasMemory';
 export { MAX_BODY_BYTES, type CallOptions, type LogEvent, type RateLimit, type RetryOptions } from './http';
 export { MAX_ENTRY_BYTES } from './datastores';
 export type { Page, PagePromise } from './paging';
