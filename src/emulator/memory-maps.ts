@@ -3,8 +3,8 @@
 //   keys, and items without one, by id. Descending is the exact reverse. orderBy: empty, asc, desc, id or sortKey,
 //   optionally followed by asc or desc, in any case (U9); the order is the map order whatever the field.
 // - filter: `id` and `sortKey` against a double-quoted string or a number, with `<`, `>` and `&&`, each bound at most
-//   once. A side (lower or upper) holding both fields is one bound on (sort key, id) in map order; `sortKey` alone
-//   compares sort keys in map order (numbers < strings < none); `id` alone compares ids only (U8). Bounds are exclusive.
+//   once; bounds are exclusive. A side (lower or upper) holding both fields is one bound on (sort key, id) in map
+//   order; `sortKey` alone compares sort keys in map order (numbers < strings < none); `id` alone compares ids (U8).
 // - maxPageSize defaults to 1 (as the service does), at most 100; 0 is the default, negative 400. A token holds the
 //   last item's position, so it stays valid while items change, and is bound to the map, order, filter and size.
 //   An empty page leaves `items` out.
@@ -45,7 +45,7 @@ function compareSortKeys(a: SortKey, b: SortKey): number {
 
 /** Where an item stands in map order: its sort key, then its id. */
 interface Position {
-  sortKey: SortKey;
+  sortKey?: number | string;
   id: string;
 }
 
@@ -67,7 +67,7 @@ function parseFilter(filter: string): { lower: Side; upper: Side } {
     throw invalid('The filter is invalid: use id or sortKey with < or > and a "string" or a number, joined by &&.');
   };
   const clause = /\s*(id|sortKey)\s*([<>])\s*("(?:[^"\\]|\\.)*"|-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(&&|$)/y;
-  for (let at = 0, more = true; more; ) {
+  for (let at = 0, more = true; more;) {
     clause.lastIndex = at;
     const m = clause.exec(filter) ?? bad();
     const [, field, op, literal, join] = m;

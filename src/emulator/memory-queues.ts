@@ -80,8 +80,7 @@ function read(ctx: Ctx): void {
     .filter((item) => !item.lease || item.lease.until <= now)
     .sort((a, b) => b.priority - a.priority || a.seq - b.seq);
   const taken = visible.slice(0, count);
-  if (taken.length === 0 || (allOrNothing && taken.length < count))
-    throw new ApiError(404, 'Queue items not found.');
+  if (taken.length === 0 || (allOrNothing && taken.length < count)) throw new ApiError(404, 'Queue items not found.');
   const lease = { readId: randomBytes(16).toString('hex'), until: now + windowMs };
   ctx.app.store.commit([{ t: 'qr', u: ctx.universeId, queue: name, ids: taken.map((i) => i.id), lease }]);
   sendJson(ctx, 200, {

@@ -31,7 +31,13 @@ export function memoryUsed(ctx: Ctx): number {
 const exhausted = (message: string): ApiError => new ApiError(429, message);
 
 /** Refuses writing `next` over `before` (undefined: a new item) into a structure holding `items`. */
-function checkGrowth<T>(ctx: Ctx, items: Iterable<T>, bytes: (item: T) => number, before: T | undefined, next: T): void {
+function checkGrowth<T>(
+  ctx: Ctx,
+  items: Iterable<T>,
+  bytes: (item: T) => number,
+  before: T | undefined,
+  next: T,
+): void {
   const delta = bytes(next) - (before === undefined ? 0 : bytes(before));
   if (delta <= 0) return;
   const limit = memoryLimit(ctx);

@@ -111,7 +111,12 @@ const compare = (a: Place, b: Place): number => (a[1] < b[1] ? -1 : a[1] > b[1] 
 
 function list(ctx: Ctx): void {
   const w = where(ctx);
-  const size = pageSize(ctx, 'maxPageSize', { fallback: 10, max: 100, zeroIsDefault: true, aliases: ['max_page_size'] });
+  const size = pageSize(ctx, 'maxPageSize', {
+    fallback: 10,
+    max: 100,
+    zeroIsDefault: true,
+    aliases: ['max_page_size'],
+  });
   const desc = descending(ctx);
   const filter = text(ctx, 'filter', { allowEmpty: true }) ?? '';
   const { min, max } = parseFilter(filter);
