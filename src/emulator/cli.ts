@@ -38,6 +38,8 @@ maps, queues and flush, assets).
   --etag-mismatch-status <n>    what a cloud v2 data store etag mismatch answers: 409 (default), 412 or 400
   --operation-delay <ms>        how long an asset operation stays pending (default 0)
   --flush-delay <ms>            how long a memory-store flush operation stays pending (emulator clock; default 1000)
+  --memory-store-wire <w>       live (default): queue reads answer {id, queueItems}, 404 when empty; spec:
+                                {readId, items}, 200 when empty; 2024: {data, id}, 204 when empty
   --control                     enable the /_emulator/* test endpoints (faults, request log, reset, clock,
                                 concurrent users)
   --help                        show this help
@@ -154,6 +156,13 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
       case '--flush-delay':
         opts.flushDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n));
         break;
+      case '--memory-store-wire': {
+        const v = value();
+        if (v !== 'live' && v !== 'spec' && v !== '2024')
+          throw new UsageError(`--memory-store-wire: unknown wire "${v}" (live, spec or 2024)`);
+        opts.memoryStoreWire = v;
+        break;
+      }
       case '--control':
         opts.control = noValue();
         break;

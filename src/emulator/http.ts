@@ -33,7 +33,12 @@ export interface App {
   users: ConcurrentUsers;
   /** How long a memory-store flush takes, on the emulator's clock. */
   flushDelayMs: number;
+  /** Which answers memory stores give where the wire has differed (memory-queues.ts). */
+  memoryWire: MemoryWire;
 }
+
+/** `live`: as probed in 2026 (the default); `spec`: as the OpenAPI spec says; `2024`: as the 2024 wire was. */
+export type MemoryWire = 'live' | 'spec' | '2024';
 
 export interface Ctx {
   app: App;

@@ -12,6 +12,7 @@
 //   left out is 45 days (U6, U7); without allowMissing a missing item is 404. Delete of a missing item: 200 (U11). An
 //   etag (`?etag=`, or `etag` in an Update body) that is not the item's, or given for a missing item, is 409 ABORTED.
 // - etag: a per-map counter, a decimal string, new on every write (U12). Expired items are gone from every call.
+// - Get's path says `memory-stores` (U13), unless the setting memoryWire is `spec`.
 import { iso } from './clock';
 import { ApiError, invalid } from './errors';
 import { send, sendJson, type Ctx, type Route } from './http';
@@ -229,7 +230,7 @@ function get(ctx: Ctx): void {
   const name = structureName(ctx, 'map', 'sorted map name');
   const item = memoryOf(ctx).maps.get(name)?.items.get(pathId(ctx));
   if (!item) throw notFound();
-  sendJson(ctx, 200, render(ctx, name, item, true));
+  sendJson(ctx, 200, render(ctx, name, item, ctx.app.memoryWire !== 'spec'));
 }
 
 async function update(ctx: Ctx): Promise<void> {

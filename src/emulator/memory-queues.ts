@@ -6,13 +6,15 @@
 //   2024 `invisibilityTimeoutSeconds` when the spec's name is absent (U4). The items are hidden until the window ends
 //   and answered as {id, queueItems} (U1). Nothing visible, or fewer than `count` with allOrNothing: 404 NOT_FOUND
 //   "Queue items not found.", as for a queue never written (U2). An item read again gets the new read's lease.
+//   The setting memoryWire answers as the spec does ({readId, items}; nothing visible: 200 {items: []}) or as the
+//   2024 wire did ({data: [values], id}; nothing visible: 204), so a client can be tried on each (U1, U2).
 // - Discard: `readId` in the body (or the query, U3) removes the items still leased to that read; after their
 //   window has ended, or for an unknown read, it does nothing and answers 200 {} all the same.
 // - An expired item is gone whether leased or not; leased items still count for the quota.
 import { randomBytes } from 'node:crypto';
 import { iso } from './clock';
 import { ApiError, invalid } from './errors';
-import { sendJson, type Ctx, type Route } from './http';
+import { send, sendJson, type Ctx, type Route } from './http';
 import {
   itemPath,
   jsonText,
@@ -80,18 +82,20 @@ function read(ctx: Ctx): void {
     .filter((item) => !item.lease || item.lease.until <= now)
     .sort((a, b) => b.priority - a.priority || a.seq - b.seq);
   const taken = visible.slice(0, count);
-  if (taken.length === 0 || (allOrNothing && taken.length < count)) throw new ApiError(404, 'Queue items not found.');
+  const wire = ctx.app.memoryWire;
+  if ((taken.length === 0 && wire === 'live') || (allOrNothing && taken.length < count))
+    throw new ApiError(404, 'Queue items not found.');
+  if (taken.length === 0) return wire === '2024' ? send(ctx, 204, {}) : sendJson(ctx, 200, { items: [] });
   const lease = { readId: randomBytes(16).toString('hex'), until: now + windowMs };
   ctx.app.store.commit([{ t: 'qr', u: ctx.universeId, queue: name, ids: taken.map((i) => i.id), lease }]);
-  sendJson(ctx, 200, {
-    id: lease.readId,
-    queueItems: taken.map((item) => ({
-      data: JSON.parse(item.data),
-      expireTime: iso(item.expireAt),
-      path: itemPath(ctx.universeId, 'queues', name, item.id),
-      priority: item.priority,
-    })),
-  });
+  if (wire === '2024') return sendJson(ctx, 200, { data: taken.map((i) => JSON.parse(i.data)), id: lease.readId });
+  const items = taken.map((item) => ({
+    data: JSON.parse(item.data),
+    expireTime: iso(item.expireAt),
+    path: itemPath(ctx.universeId, 'queues', name, item.id),
+    priority: item.priority,
+  }));
+  sendJson(ctx, 200, wire === 'spec' ? { readId: lease.readId, items } : { id: lease.readId, queueItems: items });
 }
 
 async function discard(ctx: Ctx): Promise<void> {

@@ -14,7 +14,7 @@ import { datastoreRoutes } from './datastores';
 import { v2EntryRoutes } from './datastores-v2';
 import { v2StoreRoutes } from './datastores-v2-stores';
 import { watchHolders } from './holders';
-import type { App, EmulatorKey } from './http';
+import type { App, EmulatorKey, MemoryWire } from './http';
 import type { JournalFault } from './journal';
 import { FolderLock } from './lock';
 import { flushRoutes } from './memory-flush';
@@ -48,6 +48,7 @@ export interface EmulatorOptions {
   etagMismatchStatus?: 400 | 409 | 412; // what a cloud v2 etag mismatch answers (default 409)
   operationDelayMs?: number; // asset operations stay pending this long (default 0)
   flushDelayMs?: number; // a memory-store flush takes effect this long after it is asked for (default 1000)
+  memoryStoreWire?: MemoryWire; // memory-store answers where the wire has differed (default live, memory-queues.ts)
   control?: boolean; // enable /_emulator/* test control endpoints
   log?: (line: string) => void;
   /** Test only: fails journal appends or their cut back (journal.ts), to play a full disk. */
@@ -103,6 +104,8 @@ function checkOptions(o: EmulatorOptions): void {
     fail(`operationDelayMs ${o.operationDelayMs}`);
   if (o.flushDelayMs !== undefined && !(o.flushDelayMs >= 0 && Number.isFinite(o.flushDelayMs)))
     fail(`flushDelayMs ${o.flushDelayMs}`);
+  if (o.memoryStoreWire !== undefined && !['live', 'spec', '2024'].includes(o.memoryStoreWire))
+    fail(`memoryStoreWire ${o.memoryStoreWire} (live, spec or 2024)`);
   if (o.concurrentUsers !== undefined && !(Number.isSafeInteger(o.concurrentUsers) && o.concurrentUsers >= 0))
     fail(`concurrentUsers ${o.concurrentUsers}`);
   if (o.etagMismatchStatus !== undefined && ![400, 409, 412].includes(o.etagMismatchStatus))
@@ -143,6 +146,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       etagMismatchStatus: opts.etagMismatchStatus ?? 409,
       users,
       flushDelayMs: opts.flushDelayMs ?? 1000,
+      memoryWire: opts.memoryStoreWire ?? 'live',
     };
     if (opts.seed === 'demo') seedDemo(app);
   } catch (err) {
