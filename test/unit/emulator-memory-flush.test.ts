@@ -190,6 +190,7 @@ describe('the command line', () => {
     assert.match(r.stdout, /ordered data stores/);
     assert.match(r.stdout, /memory stores: sorted\s+maps, queues and flush/);
     assert.match(r.stdout, /--flush-delay <ms>/);
+    assert.match(r.stdout, /--memory-store-wire <w>/);
     assert.match(r.stdout, /memory-store quota is 64 KB \+ 1\.2 KB/);
   });
 });

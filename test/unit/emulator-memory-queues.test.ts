@@ -1,12 +1,14 @@
 // Memory-store queues in the emulator (reference open-api-ordered-memory.md, sections 4 and 7.3, decisions of
 // section 9), over plain HTTP on the emulator's clock: add, read and discard, priorities then arrival, invisibility
-// windows ending, discard after the window, expiry, and the answers of an empty queue.
+// windows ending, discard after the window, expiry, the answers of an empty queue, and the wire setting (U1, U2, U13).
 import * as assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/server';
+import { start } from './fixtures/emulator/harness';
 import {
   advance,
   clockNow,
+  MAP,
   ok,
   QUEUE,
   reset,
@@ -217,5 +219,43 @@ describe('queue items', () => {
       'PERMISSION_DENIED',
     );
     v2Error(await add({ data: 3 }, undefined, 'dequeuer'), 403, 'PERMISSION_DENIED');
+  });
+});
+
+describe('the memory-store wire setting', () => {
+  const shapes = async (wire: 'spec' | '2024'): Promise<{ empty: Reply; full: Reply; item: Reply }> => {
+    const other = await start({ memoryStoreWire: wire });
+    try {
+      const empty = await send(other.url, 'GET', `${QUEUE()}:read`);
+      ok(await send(other.url, 'POST', QUEUE(), { data: 'a' }));
+      const full = await send(other.url, 'GET', `${QUEUE()}:read`);
+      ok(await send(other.url, 'POST', MAP(), { value: 1 }, { query: { id: 'k' } }));
+      const item = await send(other.url, 'GET', `${MAP()}/k`);
+      v2Error(
+        await send(other.url, 'GET', `${QUEUE('Other')}:read`, undefined, { query: { allOrNothing: true } }),
+        404,
+        'NOT_FOUND',
+      );
+      return { empty, full, item };
+    } finally {
+      await other.close();
+    }
+  };
+
+  it('spec: reads answer {readId, items}, 200 {items: []} when nothing is visible; Get says memory-store', async () => {
+    const { empty, full, item } = await shapes('spec');
+    assert.deepEqual(ok(empty), { items: [] });
+    assert.deepEqual(Object.keys(ok(full)), ['readId', 'items']);
+    assert.deepEqual(full.json.items[0].data, 'a');
+    assert.match(ok(item).path, /\/memory-store\/sorted-maps\/Lobby\/items\/k$/);
+  });
+
+  it('2024: reads answer {data: [values], id}, 204 when nothing is visible', async () => {
+    const { empty, full, item } = await shapes('2024');
+    assert.equal(empty.status, 204);
+    assert.equal(empty.text, '');
+    assert.deepEqual(ok(full).data, ['a']);
+    assert.match(full.json.id, /^[0-9a-f]{32}$/);
+    assert.match(ok(item).path, /\/memory-stores\/sorted-maps\/Lobby\/items\/k$/);
   });
 });
