@@ -13,7 +13,8 @@ export type { EmulatorKey, EmulatorOptions, RunningEmulator } from './server';
 
 const help = (program: string): string => `Usage: ${program} [options]
 
-A local emulator of the Open API (user restrictions, standard data stores, assets).
+A local emulator of the Open API (user restrictions, standard and ordered data stores, memory stores: sorted
+maps, queues and flush, assets).
 
   --host <addr>                 default 127.0.0.1
   --port <n>                    default 8787; 0 picks a free port
@@ -30,10 +31,15 @@ A local emulator of the Open API (user restrictions, standard data stores, asset
   --rate-limits                 enforce the documented limits, answering 429 with retry-after
   --rate-limit-scale <x>        multiply those limits by x (default 1)
   --rate-limit-window-scale <x> multiply their windows' lengths by x (default 1; 1/60 makes the minute a second)
-  --concurrent-users <n>        concurrent users in every universe (default 0): the cloud v2 data store limits
-                                are 300 + k x n per minute; POST /_emulator/concurrent-users changes it
+  --concurrent-users <n>        concurrent users in every universe (default 0): the cloud v2 and ordered data
+                                store limits are 300 + k x n per minute, memory-store request units 1000 + 120 x n;
+                                the memory-store quota is 64 KB + 1.2 KB x the highest n of the last 8 days
+                                (emulator clock); POST /_emulator/concurrent-users changes it
   --etag-mismatch-status <n>    what a cloud v2 data store etag mismatch answers: 409 (default), 412 or 400
   --operation-delay <ms>        how long an asset operation stays pending (default 0)
+  --flush-delay <ms>            how long a memory-store flush operation stays pending (emulator clock; default 1000)
+  --memory-store-wire <w>       live (default): queue reads answer {id, queueItems}, 404 when empty; spec:
+                                {readId, items}, 200 when empty; 2024: {data, id}, 204 when empty
   --control                     enable the /_emulator/* test endpoints (faults, request log, reset, clock,
                                 concurrent users)
   --help                        show this help
@@ -41,6 +47,8 @@ A local emulator of the Open API (user restrictions, standard data stores, asset
 Without --api-key or --config, the single key "${SANDBOX_KEY}" (every scope) is accepted.
 Prints "listening on http://<host>:<port>" when ready; stops on SIGINT or SIGTERM.
 Versions are kept as the service keeps them: the last write of each hour, for 30 days after it was superseded.
+Memory-store items expire on the emulator's clock (ttl, at most 45 days) and queue reads hide items for their
+invisibility window; both survive a restart with --data, as do ordered data store entries.
 `;
 
 class UsageError extends Error {}
@@ -145,6 +153,16 @@ function parseArgs(argv: string[]): EmulatorOptions | undefined {
       case '--operation-delay':
         opts.operationDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n));
         break;
+      case '--flush-delay':
+        opts.flushDelayMs = number(flag, value(), (n) => n >= 0 && Number.isFinite(n));
+        break;
+      case '--memory-store-wire': {
+        const v = value();
+        if (v !== 'live' && v !== 'spec' && v !== '2024')
+          throw new UsageError(`--memory-store-wire: unknown wire "${v}" (live, spec or 2024)`);
+        opts.memoryStoreWire = v;
+        break;
+      }
       case '--control':
         opts.control = noValue();
         break;

@@ -1,9 +1,9 @@
 // Test-only endpoints under /_emulator/ (option `control`): fault injection, the request log, reset, the clock and
 // the concurrent-users figure. They need no API key and are not themselves recorded in the request log. The clock
 // moves forward only: {"advanceMs": n} or {"set": "<RFC 3339 time>"}; both answer {"now": "<time>"}, as GET does.
-// Concurrent users (what the cloud v2 data store limits grow with, ratelimit.ts): POST {"concurrentUsers": n} sets
-// every universe's figure, {"concurrentUsers": n, "universe": id} one universe's; both answer as GET does,
-// {"concurrentUsers": n, "universes": {"<id>": n}}. Reset puts it back to the start figure.
+// Concurrent users (what the cloud v2 data store limits and the memory-store quota grow with, ratelimit.ts): POST
+// {"concurrentUsers": n} sets every universe's figure, {"concurrentUsers": n, "universe": id} one universe's; both
+// answer as GET does, {"concurrentUsers": n, "universes": {"<id>": n}}. Reset puts it back to the start figure.
 import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import { iso, parseClock, type Clock } from './clock';
 import { ApiError, errorBody } from './errors';

@@ -13,6 +13,7 @@ import {
   type Snapshot,
   type Universe,
 } from './records';
+import { memoryFacts, type MemoryFact } from './memory-facts';
 import { HOUR_MS, KEEP_MS } from './retention';
 
 export type DsFact = {
@@ -49,7 +50,8 @@ export type Fact =
   | { t: 'asset'; a: AssetMeta }
   | { t: 'aver'; id: string; v: AssetVersionRec }
   | { t: 'op'; op: OperationRec }
-  | { t: 'seeded'; name: string };
+  | { t: 'seeded'; name: string }
+  | MemoryFact;
 
 /** A fact as its journal record: a value in a file is named by its hash and size; an inline one is base64. */
 export function encodeFact(f: Fact): unknown {
@@ -128,6 +130,7 @@ export function* compactedLines(state: State, now: () => number): Generator<stri
     }
     for (const log of u.logs) yield line({ t: 'log', u: u.id, log });
     for (const [key, rec] of u.idem) if (at - rec.at < IDEMPOTENCY_MS) yield line({ t: 'idem', u: u.id, key, rec });
+    for (const f of memoryFacts(u, at)) yield line(f);
   }
   for (const { versions, ...meta } of state.assets.values()) {
     yield line({ t: 'asset', a: meta });

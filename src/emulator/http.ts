@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Blobs } from './blobs';
 import type { Clock } from './clock';
 import { ApiError, type Family } from './errors';
-import type { RateRule } from './ratelimit';
+import type { ConcurrentUsers, RateRule } from './ratelimit';
 import type { Store } from './store';
 import type { Tokens } from './tokens';
 
@@ -29,7 +29,16 @@ export interface App {
   operationDelayMs: number;
   /** What a cloud v2 etag mismatch answers: 409 (default), 412 or 400 (docs/SERVICE.md, "Cloud v2 differences"). */
   etagMismatchStatus: number;
+  /** Concurrent users per universe: the memory-store quota grows with them. */
+  users: ConcurrentUsers;
+  /** How long a memory-store flush takes, on the emulator's clock. */
+  flushDelayMs: number;
+  /** Which answers memory stores give where the wire has differed (memory-queues.ts). */
+  memoryWire: MemoryWire;
 }
+
+/** `live`: as probed in 2026 (the default); `spec`: as the OpenAPI spec says; `2024`: as the 2024 wire was. */
+export type MemoryWire = 'live' | 'spec' | '2024';
 
 export interface Ctx {
   app: App;
@@ -54,6 +63,8 @@ export interface Route {
   family: Family;
   /** Needed in any case; handlers check scopes that depend on the state themselves (requireScope). */
   scopes?: string[];
+  /** Any one of these is enough: the names one permission has had. */
+  anyScope?: string[];
   rate?: RateRule[];
   handle(ctx: Ctx): void | Promise<void>;
 }
@@ -104,6 +115,12 @@ export function requireScope(ctx: Ctx, scope: string): void {
       'InsufficientScope',
     );
   }
+}
+
+/** 403 unless the key has one of `scopes` (the names one permission has had). */
+export function requireAnyScope(ctx: Ctx, scopes: readonly string[]): void {
+  const held = ctx.key.scopes;
+  if (held && !scopes.some((s) => held.includes(s))) requireScope(ctx, scopes[0]);
 }
 
 export function send(ctx: Ctx, status: number, headers: Record<string, string>, body?: string | Buffer): void {

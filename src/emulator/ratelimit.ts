@@ -4,7 +4,8 @@
 // every window's length, so a test can go through many small windows in a few seconds.
 // Cloud v2 data stores have budgets that grow with the universe's concurrent users (CCU): 300 + k x CCU per minute,
 // CCU being a setting (`concurrentUsers`, default 0; the control endpoint changes it). Legacy v1 keeps its fixed
-// limits in buckets of its own: v1 calls do not draw on the v2 budgets (docs/SERVICE.md, U21).
+// limits in buckets of its own: v1 calls do not draw on the v2 budgets (docs/SERVICE.md, U21). Ordered data stores
+// and memory stores grow the same way (open-api-ordered-memory.md, 2.6 and 6).
 import { ApiError } from './errors';
 
 export interface RateRule {
@@ -47,6 +48,14 @@ export const RATES = {
   assetMain: rule('asset-main', 120, MINUTE, 'key'), // create, get, update
   assetMisc: rule('asset-misc', 100, MINUTE, 'key'), // archive, restore, versions, rollback
   assetOp: rule('asset-op', 300, MINUTE, 'key'),
+  // Ordered data stores: per universe, budgets of their own, scaled by concurrent users.
+  odRead: rule('od-read', 300, MINUTE, 'universe', 40), // get
+  odWrite: rule('od-write', 300, MINUTE, 'universe', 20), // create, update, increment
+  odList: rule('od-list', 300, MINUTE, 'universe', 2),
+  odRemove: rule('od-remove', 300, MINUTE, 'universe', 40), // delete
+  // Memory stores: request units per universe, one per request here (the service charges a list or read the items
+  // it returns).
+  memoryUnits: rule('memory-units', 1000, MINUTE, 'universe', 120),
 } satisfies Record<string, RateRule>;
 
 interface Window {
@@ -60,32 +69,57 @@ interface RateSubject {
   user?: string;
 }
 
-/** The concurrent-users figure: one for every universe, and others set for single universes. */
+/**
+ * The concurrent-users figure: one for every universe, and others set for single universes. It also remembers, on
+ * the emulator's clock, the figures of the last 8 days: the memory-store quota follows the highest of them.
+ */
 export class ConcurrentUsers {
   private all: number;
   private readonly byUniverse = new Map<number, number>();
+  /** Each figure set, from when it was set (oldest first). */
+  private history: { at: number; all: number; byUniverse: Map<number, number> }[] = [];
 
-  constructor(private readonly start = 0) {
+  constructor(
+    private readonly start = 0,
+    private readonly now: () => number = Date.now,
+  ) {
     this.all = start;
+    this.remember();
   }
 
   of(universe: number): number {
     return this.byUniverse.get(universe) ?? this.all;
   }
 
+  /** The highest figure of `universe` in the last `windowMs` of the clock (the current one included). */
+  peak(universe: number, windowMs: number): number {
+    const since = this.now() - windowMs;
+    while (this.history.length > 1 && this.history[1].at <= since) this.history.shift();
+    return Math.max(...this.history.map((h) => h.byUniverse.get(universe) ?? h.all));
+  }
+
   /** Sets the figure of one universe, or of every universe (those set apart included). */
   set(users: number, universe?: number): void {
-    if (universe !== undefined) return void this.byUniverse.set(universe, users);
-    this.all = users;
-    this.byUniverse.clear();
+    if (universe !== undefined) this.byUniverse.set(universe, users);
+    else {
+      this.all = users;
+      this.byUniverse.clear();
+    }
+    this.remember();
   }
 
   toJson(): { concurrentUsers: number; universes: Record<string, number> } {
     return { concurrentUsers: this.all, universes: Object.fromEntries(this.byUniverse) };
   }
 
+  /** Back to the start figure, with no history (the clock goes back to its start too). */
   reset(): void {
+    this.history = [];
     this.set(this.start);
+  }
+
+  private remember(): void {
+    this.history.push({ at: this.now(), all: this.all, byUniverse: new Map(this.byUniverse) });
   }
 }
 

@@ -1,7 +1,8 @@
 // The emulator's in-memory model: a universe's data stores (one stored model that v1 and cloud v2 both read), its
 // user restrictions, restriction logs, idempotency keys and snapshots, and the assets with their operations. Also
 // the order data stores list in and their version ids. Store names, scopes and keys are kept sorted in UTF-8 byte
-// order (code point order), the order both APIs list them in.
+// order (code point order), the order both APIs list them in. Ordered data stores and memory stores: memory-records.ts.
+import { newMemoryStore, type MemoryStore, type OrderedStores } from './memory-records';
 
 interface EntryVersionJson {
   version: string;
@@ -89,6 +90,8 @@ export interface Universe {
   logs: LogRec[]; // oldest first
   idem: Map<string, IdemRec>;
   snapshots: Snapshot[]; // oldest first
+  ordered: OrderedStores;
+  memory: MemoryStore;
 }
 
 export const newUniverse = (id: number): Universe => ({
@@ -100,6 +103,8 @@ export const newUniverse = (id: number): Universe => ({
   logs: [],
   idem: new Map(),
   snapshots: [],
+  ordered: new Map(),
+  memory: newMemoryStore(),
 });
 
 export interface Creator {

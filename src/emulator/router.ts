@@ -8,6 +8,7 @@ import {
   decodeComponent,
   Query,
   requestHeader,
+  requireAnyScope,
   requireScope,
   type App,
   type Ctx,
@@ -95,6 +96,7 @@ export function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerRespons
       }
     }
     for (const scope of route.scopes ?? []) requireScope(ctx, scope);
+    if (route.anyScope) requireAnyScope(ctx, route.anyScope);
     if (d.limiter && route.rate) {
       ctx.extraHeaders = d.limiter.take(route.rate, { universe: ctx.universeId, key: key.key, user: params.userId });
     }

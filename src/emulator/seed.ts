@@ -2,6 +2,7 @@
 // Everything is committed as one journal line together with a "seeded" marker, so seeding a data dir that already
 // holds the demo does nothing. Its times lie in the 20 days before the emulator's clock (at noon UTC, 20 days before
 // the current day, plus fixed offsets): a version history dated further back would be expired by retention at once.
+// Memory-store items expire 45 days after that base, so about 25 days after the seed.
 import { iso } from './clock';
 import type { App } from './http';
 import { moderationFor } from './assets';
@@ -139,13 +140,54 @@ export function seedDemo(app: App): void {
 
   // Leaderboard: numbers (Increment works on them).
   for (let i = 1; i <= 50; i++)
-    put('Leaderboard', 'global', `Player_${10_000 + i}`, ((i * 7127) % 9000) + 1000, base + 3 * DAY + i * MINUTE);
+    put('Leaderboard', 'global', `Player_${10_000 + i}`, Number(score(i)), base + 3 * DAY + i * MINUTE);
 
+  seedOrderedAndMemory(facts, base);
   seedRestrictions(facts, () => ++seq, base);
   seedAssets(app, facts, base);
   facts.push({ t: 'seeded', name: 'demo' });
   app.store.commit(facts);
 }
+
+/** An ordered Leaderboard (the same scores), a Lobby sorted map of servers and a Jobs queue. */
+function seedOrderedAndMemory(facts: Fact[], base: number): void {
+  const u = DEMO_UNIVERSE;
+  for (let i = 1; i <= 50; i++)
+    facts.push({ t: 'od', u, store: 'Leaderboard', scope: 'global', key: `Player_${10_000 + i}`, v: score(i) });
+  for (let i = 1; i <= 10; i++)
+    facts.push({ t: 'od', u, store: 'Leaderboard', scope: 'season2', key: `Player_${10_000 + i}`, v: `${i * 150}` });
+  const expireAt = base + 45 * DAY;
+  const servers: [id: string, players: number, sortKey: number | string | undefined][] = [
+    ['server-eu-1', 12, 12],
+    ['server-eu-2', 3, 3],
+    ['server-us-1', 20, 20],
+    ['server-us-2', 7, 7],
+    ['server-asia-1', 0, 0],
+    ['server-private-1', 2, 'private'],
+    ['server-maintenance', 0, undefined],
+  ];
+  servers.forEach(([id, players, sortKey], n) => {
+    const value = JSON.stringify({ placeId: DEMO_PLACES[n % 2], players, maxPlayers: 24 });
+    const item = { id, value, ...(sortKey !== undefined && { sortKey }), expireAt, etag: n + 1 };
+    facts.push({ t: 'mi', u, map: 'Lobby', id, item });
+  });
+  const jobs: [job: string, userId: number, priority: number][] = [
+    ['grant-reward', 10_001, 0],
+    ['grant-reward', 10_002, 0],
+    ['refund-purchase', 10_003, 10],
+    ['send-mail', 10_004, 5],
+    ['grant-reward', 10_005, 0],
+    ['refund-purchase', 10_006, 10],
+  ];
+  jobs.forEach(([job, userId, priority], n) => {
+    const id = (n + 1).toString(16).padStart(32, '0');
+    const item = { id, seq: n + 1, data: JSON.stringify({ job, userId }), priority, expireAt };
+    facts.push({ t: 'qa', u, queue: 'Jobs', item });
+  });
+}
+
+/** A player's score: the same in the standard and the ordered Leaderboard. */
+const score = (i: number): string => String(((i * 7127) % 9000) + 1000);
 
 function seedRestrictions(facts: Fact[], nextSeq: () => number, base: number): void {
   const u = DEMO_UNIVERSE;

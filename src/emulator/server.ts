@@ -14,9 +14,13 @@ import { datastoreRoutes } from './datastores';
 import { v2EntryRoutes } from './datastores-v2';
 import { v2StoreRoutes } from './datastores-v2-stores';
 import { watchHolders } from './holders';
-import type { App, EmulatorKey } from './http';
+import type { App, EmulatorKey, MemoryWire } from './http';
 import type { JournalFault } from './journal';
 import { FolderLock } from './lock';
+import { flushRoutes } from './memory-flush';
+import { sortedMapRoutes } from './memory-maps';
+import { queueRoutes } from './memory-queues';
+import { orderedRoutes } from './ordered';
 import { ConcurrentUsers, RateLimiter } from './ratelimit';
 import { restrictionRoutes } from './restrictions';
 import { compile, dispatch, fail, type Dispatcher } from './router';
@@ -39,9 +43,12 @@ export interface EmulatorOptions {
   rateLimits?: boolean; // enforce documented limits
   rateLimitScale?: number; // multiplies the documented limits (default 1)
   rateLimitWindowScale?: number; // multiplies the documented window lengths (default 1)
-  concurrentUsers?: number; // concurrent users in every universe: cloud v2 data store limits grow with it (default 0)
+  concurrentUsers?: number; // concurrent users in every universe (default 0): cloud v2 data store and ordered data
+  // store limits and the memory-store quota grow with it
   etagMismatchStatus?: 400 | 409 | 412; // what a cloud v2 etag mismatch answers (default 409)
   operationDelayMs?: number; // asset operations stay pending this long (default 0)
+  flushDelayMs?: number; // a memory-store flush takes effect this long after it is asked for (default 1000)
+  memoryStoreWire?: MemoryWire; // memory-store answers where the wire has differed (default live, memory-queues.ts)
   control?: boolean; // enable /_emulator/* test control endpoints
   log?: (line: string) => void;
   /** Test only: fails journal appends or their cut back (journal.ts), to play a full disk. */
@@ -61,7 +68,17 @@ const SWEEP_MS = 60_000;
 
 export const SANDBOX_KEY = 'sandbox';
 
-const paths = compile([...datastoreRoutes, ...v2StoreRoutes, ...v2EntryRoutes, ...restrictionRoutes, ...assetRoutes]);
+const paths = compile([
+  ...datastoreRoutes,
+  ...v2StoreRoutes,
+  ...v2EntryRoutes,
+  ...restrictionRoutes,
+  ...assetRoutes,
+  ...orderedRoutes,
+  ...sortedMapRoutes,
+  ...queueRoutes,
+  ...flushRoutes,
+]);
 
 function checkOptions(o: EmulatorOptions): void {
   const fail = (what: string): never => {
@@ -85,6 +102,10 @@ function checkOptions(o: EmulatorOptions): void {
   }
   if (o.operationDelayMs !== undefined && !(o.operationDelayMs >= 0 && Number.isFinite(o.operationDelayMs)))
     fail(`operationDelayMs ${o.operationDelayMs}`);
+  if (o.flushDelayMs !== undefined && !(o.flushDelayMs >= 0 && Number.isFinite(o.flushDelayMs)))
+    fail(`flushDelayMs ${o.flushDelayMs}`);
+  if (o.memoryStoreWire !== undefined && !['live', 'spec', '2024'].includes(o.memoryStoreWire))
+    fail(`memoryStoreWire ${o.memoryStoreWire} (live, spec or 2024)`);
   if (o.concurrentUsers !== undefined && !(Number.isSafeInteger(o.concurrentUsers) && o.concurrentUsers >= 0))
     fail(`concurrentUsers ${o.concurrentUsers}`);
   if (o.etagMismatchStatus !== undefined && ![400, 409, 412].includes(o.etagMismatchStatus))
@@ -99,6 +120,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const dataDir = opts.dataDir;
   const clock = new Clock(opts.clock === undefined ? undefined : parseClock(opts.clock));
   const store = new Store(clock, log);
+  const users = new ConcurrentUsers(opts.concurrentUsers ?? 0, () => clock.now());
   let lock: FolderLock | undefined;
   let blobs: Blobs | undefined;
   const release = (): void => {
@@ -122,6 +144,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       prefix: (opts.entryHeaderPrefix ?? 'platform').toLowerCase(),
       operationDelayMs: opts.operationDelayMs ?? 0,
       etagMismatchStatus: opts.etagMismatchStatus ?? 409,
+      users,
+      flushDelayMs: opts.flushDelayMs ?? 1000,
+      memoryWire: opts.memoryStoreWire ?? 'live',
     };
     if (opts.seed === 'demo') seedDemo(app);
   } catch (err) {
@@ -130,7 +155,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   }
   const keyList = opts.apiKeys?.length ? opts.apiKeys : [{ key: SANDBOX_KEY }];
   const keys = new Map(keyList.map((k) => [k.key, k]));
-  const users = new ConcurrentUsers(opts.concurrentUsers ?? 0);
   const limiter = opts.rateLimits
     ? new RateLimiter(opts.rateLimitScale ?? 1, opts.rateLimitWindowScale ?? 1, users)
     : undefined;
@@ -144,6 +168,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
             app.blobs.wipe();
             limiter?.reset();
             clock.restart();
+            users.reset(); // its history is on the clock
             if (opts.seed === 'demo') seedDemo(app);
           },
           clockMoved: () => store.sweep(),

@@ -18,6 +18,7 @@ import { iso, type Clock } from './clock';
 import { ApiError, refusedWrite } from './errors';
 import { compactedLines, decodeFact, encodeFact, type DsFact, type Fact } from './facts';
 import { Journal, type JournalFault } from './journal';
+import { applyMemoryFact } from './memory-facts';
 import {
   bySeq,
   insertSorted,
@@ -287,6 +288,8 @@ export class Store {
       case 'seeded':
         this.seeded.add(f.name);
         return;
+      default:
+        return applyMemoryFact(this.universe(f.u), f);
     }
   }
 
