@@ -31,7 +31,14 @@ async function main(): Promise<void> {
   }
   // A new demo workspace opens with its README (a setting the user may change afterwards).
   const startup = newWorkspace ? { 'workbench.startupEditor': 'readme' } : {};
-  writeUserSettings(dirs, { ...current, ...startup, 'universeExplorer.sandbox.autoStart': true });
+  // The product run keeps VS Code's AI features (the tests turn them off): agents find the extension's language model
+  // tools and MCP servers there.
+  writeUserSettings(dirs, {
+    'chat.disableAIFeatures': false,
+    ...current,
+    ...startup,
+    'universeExplorer.sandbox.autoStart': true,
+  });
 
   console.log(`starting code-server on ${host}:${port} ...`);
   const server = await startCodeServer({ tools, dirs, host, port, smokeTestDriver: false });

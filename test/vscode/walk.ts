@@ -1057,6 +1057,24 @@ async function agents(w: Walker): Promise<void> {
   await w.shot('agent-plan-applied');
 }
 
+/** The MCP servers the extension offers other agents, as VS Code lists them (one per connection). */
+async function mcp(w: Walker): Promise<void> {
+  await w.sandboxStores();
+  await w.wb.runCommand('MCP: List Servers');
+  const row = w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Universe Explorer: Local Sandbox' });
+  await row.waitFor({ timeout: 20_000 });
+  await w.pause(600);
+  await w.shot('list-servers');
+  await row.click();
+  await w.pause(800);
+  await w.shot('server-actions');
+  // Start Server: VS Code starts it with the connection's key in its environment, and its output says what it found.
+  await w.page.keyboard.press('Enter');
+  await w.page.locator('.view-line', { hasText: /Discovered\s\d+\stools/ }).waitFor({ timeout: 30_000 });
+  await w.pause(600);
+  await w.shot('server-running');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -1075,6 +1093,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   players,
   roles,
   agents,
+  mcp,
 };
 
 async function main(): Promise<void> {
