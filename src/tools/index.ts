@@ -2,11 +2,19 @@
 // tools read; plan tools write a plan file and nothing to the service; apply_plan runs a plan when the face allows.
 import { APPLY_TOOLS } from './apply';
 import { INSIGHT_TOOLS } from './insight';
+import { LIVE_OPS_TOOLS } from './liveOps';
 import { PLAN_BAN_TOOLS } from './planBans';
 import { PLAN_ENTRY_TOOLS } from './planEntries';
 import { READ_TOOLS } from './read';
 import type { Tool } from './types';
 
-export const TOOLS: Tool[] = [...READ_TOOLS, ...INSIGHT_TOOLS, ...PLAN_ENTRY_TOOLS, ...PLAN_BAN_TOOLS, ...APPLY_TOOLS];
+export const TOOLS: Tool[] = [
+  ...READ_TOOLS,
+  ...LIVE_OPS_TOOLS,
+  ...INSIGHT_TOOLS,
+  ...PLAN_ENTRY_TOOLS,
+  ...PLAN_BAN_TOOLS,
+  ...APPLY_TOOLS,
+];
 
 export { ToolError, type Tool, type ToolContext } from './types';

@@ -37,6 +37,10 @@ const TOOL_NAMES = [
   'get_entry',
   'list_versions',
   'get_asset',
+  'list_ordered_entries',
+  'get_ordered_entry',
+  'list_sorted_map_items',
+  'get_sorted_map_item',
   'compare_with_time',
   'query_index',
   'show_player',
@@ -74,7 +78,7 @@ describe('universe-explorer mcp: the tools', () => {
       const apply = tools.find((t) => t.name === 'apply_plan')!;
       assert.equal(apply.annotations?.destructiveHint, true);
       assert.match(apply.description!, /started without --allow-writes: apply_plan refuses every plan/);
-      assert.match(mcp.stderr(), /serving 17 tools on stdio; .*no writes allowed/);
+      assert.match(mcp.stderr(), /serving 21 tools on stdio; .*no writes allowed/);
     } finally {
       await mcp.close();
     }
