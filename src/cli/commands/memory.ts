@@ -125,6 +125,7 @@ export const mapGet: Command = {
         throw new Error(
           `key ${JSON.stringify(key)} is not in sorted map ${map} (missing or expired): check --key and --map ` +
             '(names are case-sensitive), or list the items with memory map list',
+          { cause: error },
         );
       }
       throw failure(`cannot read key ${JSON.stringify(key)} of sorted map ${map}`, error);

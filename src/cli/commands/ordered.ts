@@ -126,6 +126,7 @@ export const orderedGet: Command = {
         throw new Error(
           `key ${JSON.stringify(key)} is not in ${describeWhere(where)}: check --key, --store and --scope ` +
             '(names are case-sensitive), or list the keys with ordered list',
+          { cause: error },
         );
       }
       throw failure(`cannot read key ${JSON.stringify(key)} of ${describeWhere(where)}`, error);
