@@ -10,6 +10,8 @@ import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
 import { indexBuild, indexQuery } from './commands/indexes';
 import { mcpCommand } from './commands/mcp';
+import { mapDelete, mapGet, mapList, mapSet, memoryFlush, queueAdd, queueDiscard, queueRead } from './commands/memory';
+import { orderedGet, orderedIncrement, orderedList, orderedSet } from './commands/ordered';
 import { restoreCommand } from './commands/restore';
 import { parse } from './options';
 import { EXIT, Output, UsageError, type ExitCode } from './output';
@@ -25,6 +27,18 @@ export const COMMANDS: Command[] = [
   bansBan,
   bansUnban,
   assetsUpload,
+  orderedList,
+  orderedGet,
+  orderedSet,
+  orderedIncrement,
+  mapList,
+  mapGet,
+  mapSet,
+  mapDelete,
+  queueAdd,
+  queueRead,
+  queueDiscard,
+  memoryFlush,
   mcpCommand,
 ];
 
@@ -35,7 +49,7 @@ function programHelp(): string {
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
   return `Usage: universe-explorer <command> [options]
 
-Data stores, bans, assets and the query index of a universe, from a terminal or a CI job.
+Data stores, ordered and memory stores, bans, assets and the query index of a universe, from a terminal or a CI job.
 
 Commands:
 ${rows.map(([name, summary]) => `  ${name.padEnd(width)}${summary}`).join('\n')}
@@ -57,12 +71,25 @@ Run universe-explorer <command> --help for a command's options.
 `;
 }
 
-/** The command `argv` names, and the arguments after its name; undefined when it names none. */
+/** The command `argv` names (one to three words), and the arguments after its name; undefined when it names none. */
 function commandOf(argv: string[]): { command: Command; rest: string[] } | undefined {
-  const one = COMMANDS.find((c) => c.name === argv[0]);
-  if (one) return { command: one, rest: argv.slice(1) };
-  const two = COMMANDS.find((c) => c.name === `${argv[0]} ${argv[1]}`);
-  return two && { command: two, rest: argv.slice(2) };
+  for (const words of [1, 2, 3]) {
+    const one = COMMANDS.find((c) => c.name === argv.slice(0, words).join(' '));
+    if (one) return { command: one, rest: argv.slice(words) };
+  }
+  return undefined;
+}
+
+/** The longest group of commands `argv` starts with (`memory`, `memory map`), and the commands in it. */
+function groupOf(argv: string[]): { group: string; names: string[] } {
+  let found = { group: '', names: [] as string[] };
+  for (let words = 1; words <= argv.length; words++) {
+    const group = argv.slice(0, words).join(' ');
+    const names = COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name);
+    if (!names.length) break;
+    found = { group, names };
+  }
+  return found;
 }
 
 /** Runs the command line; resolves to its exit code, or undefined for the emulator, which runs on. */
@@ -91,15 +118,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return out;
   };
   if (!found) {
-    const group = COMMANDS.filter((c) => c.name.startsWith(`${first} `)).map((c) => c.name);
-    const out = outputOf(group.length ? first : '');
-    if (group.length && (argv[1] === undefined || argv[1] === '--help' || argv[1] === '-h')) {
-      stdout.write(`Usage: universe-explorer ${first} <${group.map((g) => g.split(' ')[1]).join('|')}> …\n`);
-      return argv[1] === undefined ? EXIT.usage : EXIT.done;
+    const { group, names } = groupOf(argv);
+    const out = outputOf(group);
+    const next = argv[group ? group.split(' ').length : 0];
+    if (group && (next === undefined || next === '--help' || next === '-h')) {
+      const words = group.split(' ').length;
+      const subs = [...new Set(names.map((n) => n.split(' ')[words]))];
+      stdout.write(`Usage: universe-explorer ${group} <${subs.join('|')}> …\n`);
+      return next === undefined ? EXIT.usage : EXIT.done;
     }
     const known = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0])), 'emulator'].join(', ');
-    const message = group.length
-      ? `unknown command ${JSON.stringify(argv[1])}: use one of ${group.join(', ')}`
+    const message = group
+      ? `unknown command ${JSON.stringify(next)}: use one of ${names.join(', ')}`
       : first.startsWith('-')
         ? `a command comes first: use one of ${known}`
         : `unknown command ${JSON.stringify(first.length > 40 ? `${first.slice(0, 40)}…` : first)}: use one of ${known}`;
