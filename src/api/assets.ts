@@ -3,9 +3,10 @@ import { createReadStream, promises as fsp } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type FormDataType from 'form-data';
-import { ApiError, OperationFailedError, OperationTimeoutError } from './errors';
+import { ApiError } from './errors';
 import { ASSETS } from './access';
-import { jsonBody, seg, sleep, type CallOptions, type RequestSpec, type StreamBody, type Transport } from './http';
+import { jsonBody, seg, type CallOptions, type RequestSpec, type StreamBody, type Transport } from './http';
+import { followOperation, type FollowOptions } from './operations';
 import { pagePromise, type PagePromise } from './paging';
 import {
   AssetSchema,
@@ -17,7 +18,6 @@ import {
   type Asset,
   type AssetVersion,
   type Operation,
-  type OperationStatus,
 } from './schemas';
 
 export type AssetType = 'Audio' | 'Decal' | 'Image' | 'Model' | 'Animation' | 'Video';
@@ -94,15 +94,7 @@ export type AssetFile =
   | { path: string; contentType?: string; filename?: string }
   | { stream: Readable; contentType: string; filename: string; size?: number };
 
-export interface WaitOptions extends CallOptions {
-  /** Default 5 minutes. */
-  timeoutMs?: number;
-  /** First pause between polls, doubled after each poll. Default 500 ms. */
-  initialDelayMs?: number;
-  /** Cap of the pause between polls. Default 8 s. */
-  maxDelayMs?: number;
-  onProgress?: (op: Operation, attempt: number) => void;
-}
+export type WaitOptions = FollowOptions<Operation>;
 
 /** A multipart body with a JSON `request` part and a streamed `fileContent` part; the file is never read whole. */
 async function multipart(request: object, file: AssetFile | undefined): Promise<StreamBody> {
@@ -288,15 +280,6 @@ export class AssetsApi {
   }
 
   /** An operation's error as an error message may show it: the API key hidden, its text on one line and short. */
-  private cleanStatus(status: OperationStatus): OperationStatus {
-    const { code, message } = status;
-    return {
-      ...this.http.redact(status),
-      code: typeof code === 'string' ? this.http.serviceText(code, 100) : code,
-      message: this.http.serviceText(message),
-    };
-  }
-
   /** `operationId` may be the bare id or the Operation's `path` (`operations/<id>`). */
   async getOperation(args: { operationId: string }, opts: CallOptions = {}): Promise<Operation> {
     return this.http.json(
@@ -316,33 +299,14 @@ export class AssetsApi {
    * Rejects with OperationFailedError when it finished with an error, OperationTimeoutError after `timeoutMs`.
    */
   async waitForOperation(operationOrId: Operation | string, options: WaitOptions = {}): Promise<Operation> {
-    const { signal, timeoutMs = 300_000, initialDelayMs = 500, maxDelayMs = 8_000, onProgress } = options;
     const id = typeof operationOrId === 'string' ? operationIdOf(operationOrId) : operationOrId.operationId;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    const until = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
-    let attempt = 0;
-    let op = typeof operationOrId === 'string' ? undefined : operationOrId;
-    const poll = async (): Promise<Operation> => {
-      op = await this.getOperation({ operationId: id }, { signal: until });
-      onProgress?.(op, ++attempt);
-      return op;
-    };
-    try {
-      let current = op ?? (await poll());
-      for (let delay = initialDelayMs; !current.done; delay = Math.min(delay * 2, maxDelayMs)) {
-        await sleep(delay, until);
-        current = await poll();
-      }
-      if (current.error) throw new OperationFailedError(current.path, this.cleanStatus(current.error));
-      return current;
-    } catch (err) {
-      if (deadline.signal.aborted && !signal?.aborted) {
-        throw new OperationTimeoutError(op?.path ?? `operations/${id}`, timeoutMs, op);
-      }
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
+    const known = typeof operationOrId === 'string' ? undefined : operationOrId;
+    return followOperation(
+      this.http,
+      known,
+      `operations/${id}`,
+      (signal) => this.getOperation({ operationId: id }, { signal }),
+      options,
+    );
   }
 }

@@ -4,10 +4,10 @@
 // `memory-store/operations/{id}`; when that route is unknown (a 404 in the gateway's shape), at the universe's
 // `operations/{id}`, the form of the 2024 path, for the rest of the wait. Neither is pasted from the returned path.
 import { writes } from './access';
-import { OperationFailedError, OperationTimeoutError, NotFoundError } from './errors';
-import { seg, sleep, type CallOptions, type RequestSpec, type Transport } from './http';
+import { NotFoundError } from './errors';
+import { seg, type CallOptions, type RequestSpec, type Transport } from './http';
 import { asQuotaExceeded, MEMORY_BUDGET, memoryPath, type MemoryStoreArgs } from './memoryWire';
-import type { OperationStatus } from './schemas';
+import { followOperation, type FollowOptions } from './operations';
 import { lastSegment, MemoryOperationSchema, type MemoryOperation } from './schemasMemory';
 
 /** LIVE: the game's data; TEST: Studio's copy, kept apart. */
@@ -23,15 +23,7 @@ export interface FlushOperationArgs extends FlushArgs {
   operationId: string;
 }
 
-export interface FlushWaitOptions extends CallOptions {
-  /** Default 5 minutes. */
-  timeoutMs?: number;
-  /** First pause between polls, doubled after each poll. Default 500 ms. */
-  initialDelayMs?: number;
-  /** Cap of the pause between polls. Default 8 s. */
-  maxDelayMs?: number;
-  onProgress?: (op: MemoryOperation, attempt: number) => void;
-}
+export type FlushWaitOptions = FollowOptions<MemoryOperation>;
 
 /** The two routes an operation is polled at, in the order tried. */
 const POLL_ROUTES = ['memory-store/operations', 'operations'] as const;
@@ -79,37 +71,21 @@ export class MemoryStoresApi {
     args: FlushArgs & { operation: MemoryOperation | string },
     options: FlushWaitOptions = {},
   ): Promise<MemoryOperation> {
-    const { signal, timeoutMs = 300_000, initialDelayMs = 500, maxDelayMs = 8_000, onProgress } = options;
     const operationId = typeof args.operation === 'string' ? lastSegment(args.operation) : args.operation.operationId;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    const until = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
-    let attempt = 0;
+    const known = typeof args.operation === 'string' ? undefined : args.operation;
+    // The route that answered is kept for the next poll.
     let route = 0;
-    let op = typeof args.operation === 'string' ? undefined : args.operation;
-    const poll = async (): Promise<MemoryOperation> => {
-      const polled = await this.poll({ ...args, operationId }, route, { signal: until });
-      op = polled.op;
-      route = polled.route;
-      onProgress?.(polled.op, ++attempt);
-      return polled.op;
-    };
-    try {
-      let current = op ?? (await poll());
-      for (let delay = initialDelayMs; !current.done; delay = Math.min(delay * 2, maxDelayMs)) {
-        await sleep(delay, until);
-        current = await poll();
-      }
-      if (current.error) throw new OperationFailedError(current.path, this.cleanStatus(current.error));
-      return current;
-    } catch (err) {
-      if (deadline.signal.aborted && !signal?.aborted) {
-        throw new OperationTimeoutError(op?.path ?? `operations/${operationId}`, timeoutMs, op);
-      }
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
+    return followOperation(
+      this.http,
+      known,
+      `operations/${operationId}`,
+      async (signal) => {
+        const polled = await this.poll({ ...args, operationId }, route, { signal });
+        route = polled.route;
+        return polled.op;
+      },
+      options,
+    );
   }
 
   /** One poll from route `from` on: the next route only after a gateway-shaped 404 (the service's is NOT_FOUND). */
@@ -140,12 +116,4 @@ export class MemoryStoresApi {
   }
 
   /** An operation's error as an error message may show it: the API key hidden, its text on one line and short. */
-  private cleanStatus(status: OperationStatus): OperationStatus {
-    const { code, message } = status;
-    return {
-      ...this.http.redact(status),
-      code: typeof code === 'string' ? this.http.serviceText(code, 100) : code,
-      message: this.http.serviceText(message),
-    };
-  }
 }

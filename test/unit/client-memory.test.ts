@@ -372,7 +372,6 @@ describe('memory stores: the write guard', () => {
       'sortedMaps.conflict',
       'queues.itemsPath',
       'memoryStores.poll',
-      'memoryStores.cleanStatus',
     ];
     const names = (group: string, proto: object) =>
       Object.getOwnPropertyNames(proto)
