@@ -9,6 +9,7 @@ import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
 import { Connections, SANDBOX_ID } from './core/connections';
 import { Log } from './core/log';
+import { RememberedNames } from './core/rememberedNames';
 import { RoleMarks } from './core/roleMarks';
 import { SerialMemento } from './core/state';
 import { StatusBar } from './core/statusBar';
@@ -45,6 +46,8 @@ export interface TestContext {
   ui: Ui;
   log: Log;
   connections: Connections;
+  /** Names the service cannot list, per universe (ordered stores, sorted maps, queues). */
+  names: RememberedNames;
   tree: UniverseTree;
   view: vscode.TreeView<TreeNode>;
   extension: vscode.ExtensionContext;
@@ -104,6 +107,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     return { connectionId, universeId };
   });
   const core = { connections, ui, log, tree };
+  // Names the service cannot list (ordered stores, sorted maps, queues), one owner for every area that keeps some.
+  const names = new RememberedNames(globalState, connections);
   const datastores = activateDataStores({
     ...core,
     view,
@@ -151,6 +156,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     onDidChangeRestrictions: restrictions.model.onDidChange,
     openEntry,
     entryUsers: datastores.entryUsers,
+    orderedStores: (u) =>
+      names.list(u, 'ordered').map((ref) => {
+        const slash = ref.indexOf('/');
+        return { scope: ref.slice(0, slash), store: ref.slice(slash + 1) };
+      }),
   });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
@@ -178,6 +188,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(
     log,
     connections,
+    names,
     tree,
     view,
     status,
@@ -202,6 +213,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     log,
     connections,
+    names,
     tree,
     view,
     extension: context,

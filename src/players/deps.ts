@@ -35,6 +35,8 @@ export interface PlayerDeps {
   places(u: UniverseAddress): number[];
   /** The restrictions of a universe changed (a ban, an unban, anywhere in this window). */
   onDidChangeRestrictions: vscode.Event<UniverseAddress>;
+  /** The ordered data stores the universe remembers (Ordered Data Stores in the tree). */
+  orderedStores(u: UniverseAddress): { store: string; scope: string }[];
   /** Opens the live entry. */
   openEntry(entry: EntryRef): Promise<unknown>;
   /** The universe and user ids of an open entry's document (undefined: no entry, or not read yet). */

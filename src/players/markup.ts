@@ -1,4 +1,4 @@
-// The player page's static markup: headings, buttons, the three tables' heads. Words are escaped; no value from the
+// The player page's static markup: headings, buttons, the tables' heads. Words are escaped; no value from the
 // service is here (they reach the page by message and are set as text).
 import { t } from '../core/text';
 import { escapeHtml as e } from '../core/webviewPage';
@@ -36,6 +36,17 @@ export function playerMarkup(): string {
   </table>
   </div>
   <p id="entriesHint" class="muted">${e(t`Up and Down move between entries; Enter (or a double-click) opens the live entry.`)}</p>
+</section>
+<section aria-labelledby="orderedHeading">
+  <h2 id="orderedHeading">${e(t`Ordered data stores`)}</h2>
+  <p id="orderedStatus" class="muted" role="status"></p>
+  <p id="orderedProblem" class="problem" role="alert" hidden></p>
+  <div class="table">
+  <table aria-labelledby="orderedHeading">
+    <thead><tr>${heads([t`Store`, t`Scope`, t`Value`])}</tr></thead>
+    <tbody id="orderedRows"></tbody>
+  </table>
+  </div>
 </section>
 <section aria-labelledby="bansHeading">
   <h2 id="bansHeading">${e(t`Bans`)}</h2>

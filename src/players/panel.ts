@@ -4,6 +4,7 @@
 // commands, run with a plain argument; the page reads again when they are done.
 import fs = require('node:fs');
 import vscode = require('vscode');
+import type { OpenApiClient } from '../api';
 import { isCancel, reason } from '../core/errors';
 import { settings } from '../core/settings';
 import { t } from '../core/text';
@@ -24,18 +25,22 @@ import {
   type ToPage,
 } from './protocol';
 import { playerEntryRows } from '../query';
-import { checkLive, readBans, readLog } from './reads';
+import { checkLive, readBans, readLog, readOrdered } from './reads';
 
 /** Entries listed at most (a player seldom has more; the page says when there were). */
 export const ENTRY_LIMIT = 5000;
 
-type Sections = Pick<PlayerState, 'entries' | 'bans' | 'log' | 'index'>;
+type Sections = Pick<PlayerState, 'entries' | 'bans' | 'log' | 'ordered' | 'index'>;
+
+/** The sections read from the service, each by one call, loaded alike. */
+type Read = 'bans' | 'log' | 'ordered';
 
 const fresh = (): Sections => ({
   index: { built: false },
   entries: { rows: [], loading: true, truncated: false },
   bans: { rows: [], loading: true },
   log: { rows: [], loading: true, more: false },
+  ordered: { rows: [], loading: true, stores: 0 },
 });
 
 export class PlayerPanel implements vscode.Disposable {
@@ -51,7 +56,7 @@ export class PlayerPanel implements vscode.Disposable {
   private busy: string | undefined;
   private generation = 0;
   /** Each load of a section has a number; an older load's answer is dropped. */
-  private readonly loads = { entries: 0, bans: 0, log: 0 };
+  private readonly loads = { entries: 0, bans: 0, log: 0, ordered: 0 };
   private readonly abort = new AbortController();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -95,9 +100,9 @@ export class PlayerPanel implements vscode.Disposable {
     };
   }
 
-  /** Reads all three sections again; resolves when each is read (or has failed, which it shows). */
+  /** Reads every section again; resolves when each is read (or has failed, which it shows). */
   async refresh(): Promise<void> {
-    await Promise.all([this.loadEntries(), this.loadBans(), this.loadLog()]);
+    await Promise.all([this.loadEntries(), this.loadBans(), this.loadLog(), this.loadOrdered()]);
   }
 
   /** The bans and the log again (after a ban or unban). */
@@ -130,7 +135,7 @@ export class PlayerPanel implements vscode.Disposable {
         return undefined;
       }
       case 'painted':
-        this.painted = { generation: m.generation, entries: m.entries, bans: m.bans, log: m.log };
+        this.painted = { generation: m.generation, entries: m.entries, bans: m.bans, log: m.log, ordered: m.ordered };
         return undefined;
       case 'open':
         return this.open(m.row);
@@ -270,48 +275,64 @@ export class PlayerPanel implements vscode.Disposable {
     }
   }
 
-  private async loadBans(): Promise<void> {
-    const n = ++this.loads.bans;
-    this.sections.bans = { ...this.sections.bans, loading: true };
-    this.post();
-    let bans: PlayerState['bans'];
-    try {
-      const client = await this.deps.connections.client(this.ref.connectionId);
-      const rows = await readBans(client, this.ref, this.deps.places(this.ref), this.abort.signal);
-      bans = { rows, loading: false };
-    } catch (error) {
-      if (this.abort.signal.aborted) return;
-      bans = {
+  private loadBans(): Promise<void> {
+    const { ref, where } = this;
+    return this.load(
+      'bans',
+      async (client, signal) => ({ rows: await readBans(client, ref, this.deps.places(ref), signal) }),
+      (why) => ({
         rows: [],
-        loading: false,
-        error: t`Could not read the bans of user ${this.ref.userId} in ${this.where}: ${reason(error)}. Check the connection (Test Connection), then press Refresh.`,
-      };
-    }
-    if (n !== this.loads.bans) return;
-    this.sections.bans = bans;
-    this.post();
+        error: t`Could not read the bans of user ${ref.userId} in ${where}: ${why}. Check the connection (Test Connection), then press Refresh.`,
+      }),
+    );
   }
 
-  private async loadLog(): Promise<void> {
-    const n = ++this.loads.log;
-    this.sections.log = { ...this.sections.log, loading: true };
-    this.post();
-    let log: PlayerState['log'];
-    try {
-      const client = await this.deps.connections.client(this.ref.connectionId);
-      const { rows, more } = await readLog(client, this.ref, this.abort.signal);
-      log = { rows, more, loading: false };
-    } catch (error) {
-      if (this.abort.signal.aborted) return;
-      log = {
+  private loadLog(): Promise<void> {
+    const { ref, where } = this;
+    return this.load(
+      'log',
+      (client, signal) => readLog(client, ref, signal),
+      (why) => ({
         rows: [],
         more: false,
-        loading: false,
-        error: t`Could not read the restriction log of user ${this.ref.userId} in ${this.where}: ${reason(error)}. Check the connection (Test Connection), then press Refresh.`,
-      };
+        error: t`Could not read the restriction log of user ${ref.userId} in ${where}: ${why}. Check the connection (Test Connection), then press Refresh.`,
+      }),
+    );
+  }
+
+  private loadOrdered(): Promise<void> {
+    const { ref, where } = this;
+    const stores = this.deps.orderedStores(ref);
+    return this.load(
+      'ordered',
+      async (client, signal) => ({ rows: await readOrdered(client, ref, stores, signal), stores: stores.length }),
+      (why) => ({
+        rows: [],
+        stores: stores.length,
+        error: t`Could not read the ordered data stores of ${where} for user ${ref.userId}: ${why}. Check the connection (Test Connection), then press Refresh.`,
+      }),
+    );
+  }
+
+  /** Reads one section through the client; an older read's answer, or one after the page closed, is dropped. */
+  private async load<K extends Read>(
+    key: K,
+    read: (client: OpenApiClient, signal: AbortSignal) => Promise<Omit<Sections[K], 'loading'>>,
+    failed: (why: string) => Omit<Sections[K], 'loading'>,
+  ): Promise<void> {
+    const n = ++this.loads[key];
+    this.sections[key] = { ...this.sections[key], loading: true };
+    this.post();
+    let section: Omit<Sections[K], 'loading'>;
+    try {
+      const client = await this.deps.connections.client(this.ref.connectionId);
+      section = await read(client, this.abort.signal);
+    } catch (error) {
+      if (this.abort.signal.aborted) return;
+      section = failed(reason(error));
     }
-    if (n !== this.loads.log) return;
-    this.sections.log = log;
+    if (n !== this.loads[key]) return;
+    this.sections[key] = { ...section, loading: false } as Sections[K];
     this.post();
   }
 

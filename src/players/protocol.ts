@@ -57,6 +57,16 @@ export interface LogRow {
   excludeAltAccounts: boolean;
 }
 
+/** The player's entry in an ordered data store the universe remembers (its key is the user id). */
+export interface OrderedRow {
+  store: string;
+  scope: string;
+  /** The value with group separators; "" when it could not be read. */
+  value: string;
+  /** Why it could not be read. */
+  error?: string;
+}
+
 export interface Section<T> {
   rows: T[];
   loading: boolean;
@@ -83,6 +93,8 @@ export interface PlayerState {
   entries: Section<EntryRow> & { truncated: boolean; checked?: string };
   bans: Section<BanRow>;
   log: Section<LogRow> & { more: boolean };
+  /** `stores`: how many ordered data stores the universe remembers (the service cannot list them). */
+  ordered: Section<OrderedRow> & { stores: number };
   /** Work under way (Check Live); the buttons wait. */
   busy?: string;
   /** The universe is read-only (setting): no Ban, Unban, Restore or Erase. */
@@ -96,6 +108,7 @@ export interface Painted {
   entries: string[][];
   bans: string[][];
   log: string[][];
+  ordered: string[][];
 }
 
 export type ToPage = { type: 'state'; state: PlayerState } | { type: 'texts'; bundle: Record<string, string> };
@@ -152,8 +165,19 @@ export function readToHost(message: unknown): ToHost | undefined {
       if (m.placeId === undefined) return { type: m.type };
       return isId(m.placeId) ? { type: m.type, placeId: m.placeId } : undefined;
     case 'painted':
-      return Number.isSafeInteger(m.generation) && isCells(m.entries) && isCells(m.bans) && isCells(m.log)
-        ? { type: 'painted', generation: m.generation as number, entries: m.entries, bans: m.bans, log: m.log }
+      return Number.isSafeInteger(m.generation) &&
+        isCells(m.entries) &&
+        isCells(m.bans) &&
+        isCells(m.log) &&
+        isCells(m.ordered)
+        ? {
+            type: 'painted',
+            generation: m.generation as number,
+            entries: m.entries,
+            bans: m.bans,
+            log: m.log,
+            ordered: m.ordered,
+          }
         : undefined;
     default:
       return undefined;

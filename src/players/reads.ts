@@ -11,7 +11,7 @@ import {
   type UserRestriction,
 } from '../api';
 import { t } from '../core/text';
-import type { BanRow, EntryRow, LiveMark, LogRow, PlayerRef } from './protocol';
+import type { BanRow, EntryRow, LiveMark, LogRow, OrderedRow, PlayerRef } from './protocol';
 
 /** `permanent`, `7d`, `1d 2h`, `1h 30m`, `45s`: the service's `<n>s` in words. */
 export function durationText(duration: string | undefined): string {
@@ -171,4 +171,32 @@ export async function checkLive(
       opts.onMarked(++done);
     }),
   );
+}
+
+/**
+ * The player's entry in each of the given ordered data stores: the one whose key is the user id (a leaderboard's
+ * usual key). A store without one is left out; one that cannot be read says why in its row.
+ */
+export async function readOrdered(
+  client: OpenApiClient,
+  p: PlayerRef,
+  stores: readonly { store: string; scope: string }[],
+  signal: AbortSignal,
+): Promise<OrderedRow[]> {
+  const rows = await Promise.all(
+    stores.map(async ({ store, scope }): Promise<OrderedRow | undefined> => {
+      try {
+        const entry = await client.orderedDataStores.getEntry(
+          { universeId: p.universeId, datastoreName: store, scope, entryKey: String(p.userId) },
+          { signal },
+        );
+        return { store, scope, value: entry.value.toLocaleString('en-US') };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (error instanceof NotFoundError) return undefined;
+        return { store, scope, value: '', error: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
+  return rows.filter((r) => r !== undefined);
 }

@@ -5,7 +5,7 @@
 import { element } from '../../core/pageDom';
 import { fromBundle, t, useTranslator } from '../../core/text';
 import { localTime, utcTime } from '../../core/time';
-import type { BanRow, EntryRow, LogRow, PlayerRef, PlayerState, Tie, ToHost, ToPage } from '../protocol';
+import type { BanRow, EntryRow, LogRow, OrderedRow, PlayerRef, PlayerState, Tie, ToHost, ToPage } from '../protocol';
 
 /** What the page keeps across a hide and a window reload: whose page (read by the host's serializer), the row. */
 interface PageState {
@@ -34,6 +34,8 @@ const entryRows = element('entryRows');
 const banRows = element('banRows');
 const logRows = element('logRows');
 const logStatus = element('logStatus');
+const orderedRows = element('orderedRows');
+const orderedStatus = element('orderedStatus');
 const buttons = {
   refresh: element<HTMLButtonElement>('refresh'),
   restore: element<HTMLButtonElement>('restore'),
@@ -229,6 +231,28 @@ function drawLog(s: PlayerState): void {
   else logRows.replaceChildren(...s.log.rows.map(logRow));
 }
 
+function orderedRow(row: OrderedRow): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  tr.append(
+    cell(row.store),
+    cell(row.scope),
+    row.error ? cell(t`could not be read: ${row.error}`, 'problem') : cell(row.value, 'number'),
+  );
+  return tr;
+}
+
+function drawOrdered(s: PlayerState): void {
+  const { ordered } = s;
+  problem('orderedProblem', ordered.error);
+  orderedStatus.textContent = ordered.stores
+    ? t`The entry keyed by this user id in each ordered data store added to this universe (${ordered.stores}).`
+    : t`No ordered data store is added to this universe: the service cannot list them. Add one under Ordered Data Stores in the Universes view, then Refresh.`;
+  if (ordered.loading && !ordered.rows.length) orderedRows.replaceChildren(note(t`Loading…`, 3));
+  else if (!ordered.rows.length)
+    orderedRows.replaceChildren(note(ordered.stores ? t`No entry keyed by this user id.` : '', 3));
+  else orderedRows.replaceChildren(...ordered.rows.map(orderedRow));
+}
+
 /** The text of each data row of a table body, cell by cell. */
 const texts = (body: HTMLElement): string[][] =>
   Array.from(body.querySelectorAll('tr:not(.note)')).map((tr) =>
@@ -248,12 +272,14 @@ function draw(next: PlayerState): void {
   drawEntries(next);
   drawBans(next);
   drawLog(next);
+  drawOrdered(next);
   send({
     type: 'painted',
     generation: next.generation,
     entries: texts(entryRows),
     bans: texts(banRows),
     log: texts(logRows),
+    ordered: texts(orderedRows),
   });
 }
 

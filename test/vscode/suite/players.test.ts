@@ -62,7 +62,7 @@ suite('players: the player page', function () {
       () => {
         const s = panel.state;
         const p = panel.painted;
-        const done = !s.entries.loading && !s.bans.loading && !s.log.loading && !s.busy;
+        const done = !s.entries.loading && !s.bans.loading && !s.log.loading && !s.ordered.loading && !s.busy;
         return done && p?.generation === s.generation && p;
       },
       30_000,
@@ -147,6 +147,31 @@ suite('players: the player page', function () {
       /^Guilds, Inventory, PlayerData · 6 entries · as of \d\d:\d\d, just now$/,
     );
     assert.deepEqual(page.state.index.notIndexed, ['Other']);
+  });
+
+  test('the page shows the entry keyed by the user id in each ordered data store added to the universe, and only those', async () => {
+    const u = { connectionId, universeId: U };
+    const before = await shown(page);
+    assert.deepEqual(before.ordered, []);
+    assert.equal(page.state.ordered.stores, 0);
+    const ordered: [string, string, string, number][] = [
+      ['Leaderboard', 'global', '2001', 1_234_567],
+      ['Leaderboard', 'global', '3003', 5],
+      ['Season', 'eu', '2001', -5],
+      ['Kills', 'global', '3003', 9],
+      ['NotAdded', 'global', '2001', 1],
+    ];
+    for (const [datastoreName, scope, entryKey, value] of ordered)
+      await service.client.orderedDataStores.createEntry({ universeId: U, datastoreName, scope, entryKey, value });
+    // Newest first, as the tree lists them: Kills has no entry of 2001, NotAdded was never added.
+    for (const ref of ['global/Leaderboard', 'eu/Season', 'global/Kills']) await ctx.names.add(u, 'ordered', ref);
+    await page.receive({ type: 'action', action: 'refresh' });
+    const after = await shown(page);
+    assert.deepEqual(after.ordered, [
+      ['Season', 'eu', '-5'],
+      ['Leaderboard', 'global', '1,234,567'],
+    ]);
+    assert.equal(page.state.ordered.stores, 3);
   });
 
   test('Show Player… on a restriction row shows the same page: entries with versions, the ban at each level, the log', async () => {
