@@ -165,3 +165,4 @@ export type {
   UserRestriction,
 } from './schemas';
 export * from './timeMachine';
+export * from './bans';

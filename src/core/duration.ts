@@ -1,10 +1,18 @@
-// Durations (of restrictions): what a moderator types (`90m`, `12h`, `3d`, `1h30m`) as whole seconds, the service's
-// `<n>s` form, and how much of a timed ban is left. Pure: no vscode import, so plain unit tests cover it.
+// Durations (of restrictions): what a moderator types (`90m`, `12h`, `3d`, `1h30m`) read by the client's parser and
+// its problems said in the user's language, the service's `<n>s` form, and how much of a timed ban is left. Pure: no
+// vscode import, so plain unit tests cover it.
 
+import {
+  DurationError,
+  MAX_DURATION_SECONDS,
+  formatDuration,
+  fromServiceDuration,
+  parseDuration as parseDurationText,
+  type DurationProblem,
+} from '../api';
 import { t } from './text';
 
-/** The service's limit: 10,000 years of whole seconds. */
-export const MAX_DURATION_SECONDS = 315_576_000_000;
+export { formatDuration, fromServiceDuration, MAX_DURATION_SECONDS };
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -24,55 +32,35 @@ export const durationPresets = (): DurationPreset[] => [
   { label: t`Permanent` },
 ];
 
-const UNITS: Record<string, number> = {
-  s: 1,
-  sec: 1,
-  secs: 1,
-  second: 1,
-  seconds: 1,
-  m: MINUTE,
-  min: MINUTE,
-  mins: MINUTE,
-  minute: MINUTE,
-  minutes: MINUTE,
-  h: HOUR,
-  hr: HOUR,
-  hrs: HOUR,
-  hour: HOUR,
-  hours: HOUR,
-  d: DAY,
-  day: DAY,
-  days: DAY,
-  w: 7 * DAY,
-  week: 7 * DAY,
-  weeks: 7 * DAY,
-};
-
 export const durationHint = (): string => t`a number and a unit (s, m, h, d, w), e.g. 90m, 12h, 3d or 1h30m`;
 
 /** Whole seconds from text such as `90m`, `12h`, `3d`, `1h30m` or `2w 3d`; throws an Error saying what is wrong. */
 export function parseDuration(text: string): number {
-  const input = text.trim().toLowerCase();
-  if (!input) throw new Error(t`Enter ${durationHint()}.`);
-  const part = /\s*(\d+(?:[.,]\d+)?)\s*([a-z]*)\s*/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < input.length) {
-    part.lastIndex = pos;
-    const m = part.exec(input);
-    if (!m) throw new Error(t`"${input.slice(pos).trim()}" is not a duration: use ${durationHint()}.`);
-    const [, amount, unit] = m;
-    if (/[.,]/.test(amount))
-      throw new Error(t`Use whole numbers: "${amount}${unit}" has a fraction (try 1h30m for 1.5h).`);
-    if (!unit) throw new Error(t`"${amount}" has no unit: add s, m, h, d or w.`);
-    if (!(unit in UNITS)) throw new Error(t`"${unit}" is not a unit: use s, m, h, d or w.`);
-    total += Number(amount) * UNITS[unit];
-    pos = part.lastIndex;
+  try {
+    return parseDurationText(text);
+  } catch (error) {
+    if (!(error instanceof DurationError)) throw error;
+    throw new Error(sayProblem(error.problem), { cause: error });
   }
-  if (total < 1) throw new Error(t`A duration is at least 1 second.`);
-  if (total > MAX_DURATION_SECONDS)
-    throw new Error(t`A duration is at most ${MAX_DURATION_SECONDS} seconds (10,000 years).`);
-  return total;
+}
+
+function sayProblem(p: DurationProblem): string {
+  switch (p.kind) {
+    case 'empty':
+      return t`Enter ${durationHint()}.`;
+    case 'syntax':
+      return t`"${p.part}" is not a duration: use ${durationHint()}.`;
+    case 'fraction':
+      return t`Use whole numbers: "${p.part}" has a fraction (try 1h30m for 1.5h).`;
+    case 'noUnit':
+      return t`"${p.part}" has no unit: add s, m, h, d or w.`;
+    case 'unit':
+      return t`"${p.part}" is not a unit: use s, m, h, d or w.`;
+    case 'tooShort':
+      return t`A duration is at least 1 second.`;
+    case 'tooLong':
+      return t`A duration is at most ${MAX_DURATION_SECONDS} seconds (10,000 years).`;
+  }
 }
 
 /** For an input box: undefined when the text parses, else the reason. */
@@ -90,41 +78,11 @@ export function toServiceDuration(seconds: number): string {
   return `${seconds}s`;
 }
 
-/** Seconds of a service duration (`3600s`, `3600.5s`); undefined when absent or unreadable. */
-export function fromServiceDuration(duration: string | undefined): number | undefined {
-  const m = duration === undefined ? null : /^(\d+(?:\.\d+)?)s$/.exec(duration.trim());
-  return m ? Number(m[1]) : undefined;
-}
-
-/**
- * `1d 2h 3m 4s`, largest units first, zero parts left out. With `units`, an approximation: only that many units
- * from the largest one used (`1d 0h 5m` with 2 units reads `1d`). The units are the ones parseDuration reads, so
- * they are not translated.
- */
-export function formatDuration(seconds: number, units = Infinity): string {
-  let rest = Math.max(0, Math.round(seconds));
-  if (rest === 0) return '0s';
-  const out: string[] = [];
-  let used = 0;
-  for (const [unit, size] of [
-    ['d', DAY],
-    ['h', HOUR],
-    ['m', MINUTE],
-    ['s', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0 || used > 0) used++;
-    if (n > 0) out.push(`${n}${unit}`);
-    if (used >= units) break;
-  }
-  return out.join(' ');
-}
-
-/** How a service duration reads: `7d`, `1h 30m`, or `permanent` when there is none. */
+/** How a service duration reads: `7d`, `1h 30m`, `permanent` when there is none, or as sent when unreadable. */
 export function describeDuration(duration: string | undefined): string {
+  if (duration === undefined) return t`permanent`;
   const seconds = fromServiceDuration(duration);
-  return seconds === undefined ? t`permanent` : formatDuration(seconds);
+  return seconds === undefined ? duration : formatDuration(seconds);
 }
 
 /**

@@ -10,29 +10,9 @@ import {
   type RestrictionLog,
   type UserRestriction,
 } from '../api';
+import { describeDuration } from '../core/duration';
 import { t } from '../core/text';
 import type { BanRow, EntryRow, LiveMark, LogRow, OrderedRow, PlayerRef } from './protocol';
-
-/** `permanent`, `7d`, `1d 2h`, `1h 30m`, `45s`: the service's `<n>s` in words. */
-export function durationText(duration: string | undefined): string {
-  if (duration === undefined) return t`permanent`;
-  const seconds = Number(/^(\d+)s$/.exec(duration)?.[1]);
-  if (!Number.isSafeInteger(seconds)) return duration;
-  const units: [string, number][] = [
-    ['d', 86_400],
-    ['h', 3_600],
-    ['m', 60],
-    ['s', 1],
-  ];
-  const parts: string[] = [];
-  let left = seconds;
-  for (const [unit, size] of units) {
-    const n = Math.floor(left / size);
-    left -= n * size;
-    if (n && parts.length < 2) parts.push(`${n}${unit}`);
-  }
-  return parts.join(' ') || '0s';
-}
 
 function endOf(start: string | undefined, duration: string | undefined): string | undefined {
   const seconds = Number(/^(\d+)s$/.exec(duration ?? '')?.[1]);
@@ -46,7 +26,7 @@ export function banRow(restriction: UserRestriction, placeId: number | undefined
     placeId,
     active: r.active,
     inherited: r.inherited,
-    duration: r.active ? durationText(r.duration) : '',
+    duration: r.active ? describeDuration(r.duration) : '',
     start: r.startTime,
     ends: r.active ? endOf(r.startTime, r.duration) : undefined,
     displayReason: r.displayReason,
@@ -94,7 +74,7 @@ export function logRow(log: RestrictionLog): LogRow {
     place: idOf(log.place),
     moderator: m.platformUser ? idOf(m.platformUser) : m.gameServerScript ? t`game server script` : '',
     active: log.active,
-    duration: log.active ? durationText(log.duration) : '',
+    duration: log.active ? describeDuration(log.duration) : '',
     displayReason: log.displayReason,
     privateReason: log.privateReason,
     excludeAltAccounts: log.excludeAltAccounts,

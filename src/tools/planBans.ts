@@ -1,29 +1,28 @@
 // The plan tools of bans. Each WRITES NOTHING to the service: it reads the user's restriction and writes a small
 // plan (plan.json) with what it read and what to write; apply_plan writes it only if the restriction is still as read.
 import * as z from 'zod/mini';
-import type { GameJoinRestriction, GameJoinRestrictionInput } from '../api';
+import {
+  DurationError,
+  MAX_DURATION_SECONDS,
+  parseDuration,
+  type GameJoinRestriction,
+  type GameJoinRestrictionInput,
+} from '../api';
 import { newPlan, writeManifest, type BanPlan } from './plans';
 import { about, named, tool, ToolError, universeField, userField, type Tool, type ToolContext } from './types';
 
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
-/** The service's limit: 10,000 years of whole seconds. */
-const MAX_SECONDS = 315_576_000_000;
-
 /** `7d`, `12h`, `1h30m`, `3600s` (or a number of seconds) as whole seconds. */
 export function durationSeconds(typed: string | number): number {
-  let seconds = 0;
-  if (typeof typed === 'number') seconds = typed;
-  else {
-    const input = typed.replace(/\s+/g, '').toLowerCase();
-    if (!/^(\d+[smhdw])+$/.test(input)) {
-      throw new ToolError(`duration: ${JSON.stringify(typed)} is not a duration: use e.g. 90m, 12h, 7d or 1h30m`);
-    }
-    for (const [, n, unit] of input.matchAll(/(\d+)([smhdw])/g)) seconds += Number(n) * UNITS[unit];
-  }
-  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_SECONDS) {
+  if (typeof typed === 'number') {
+    if (Number.isSafeInteger(typed) && typed >= 1 && typed <= MAX_DURATION_SECONDS) return typed;
     throw new ToolError('duration: from 1 second to 10,000 years');
   }
-  return seconds;
+  try {
+    return parseDuration(typed);
+  } catch (error) {
+    if (error instanceof DurationError) throw new ToolError(`duration: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The fields of a restriction a ban plan reads and apply_plan compares. */

@@ -165,7 +165,7 @@ describe('universe-explorer bans', () => {
     });
     const listed = await cli(['bans', 'list', ...connection()]);
     assert.equal(listed.code, 0);
-    assert.match(listed.stdout, /^user 2001: banned, 1w from \S+ \(chargeback\)\n1 banned user in universe 6161\.\n$/);
+    assert.match(listed.stdout, /^user 2001: banned, 7d from \S+ \(chargeback\)\n1 banned user in universe 6161\.\n$/);
     const unbanned = await cli(['bans', 'unban', ...connection(), '--user', '2001', '--reason', 'appeal', '--json']);
     assert.equal(unbanned.code, 0, unbanned.stderr);
     assert.equal((unbanned.json().restriction as { active: boolean }).active, false);
@@ -191,7 +191,7 @@ describe('universe-explorer bans', () => {
 
   it('a bad duration, user id or a missing --user is a usage error (exit 2), and nothing is written', async () => {
     for (const [args, said] of [
-      [['--user', '2001', '--duration', '7 years'], /--duration: "7 years" is not a duration/],
+      [['--user', '2001', '--duration', '7 years'], /--duration: "years" is not a unit: use s, m, h, d or w/],
       [['--user', 'bob'], /--user: "bob" is not an id/],
       [[], /--user is missing: give the user id/],
     ] as const) {

@@ -16,7 +16,10 @@ describe('agent tools', () => {
     assert.equal(durationSeconds('7d'), 604_800);
     assert.equal(durationSeconds('1h30m'), 5_400);
     assert.equal(durationSeconds(90), 90);
-    assert.throws(() => durationSeconds('soon'), /duration: "soon" is not a duration: use e.g. 90m/);
+    assert.throws(
+      () => durationSeconds('soon'),
+      /duration: "soon" is not a duration: use a number and a unit \(s, m, h, d, w\), e.g. 90m/,
+    );
     assert.throws(() => durationSeconds(0), /from 1 second to 10,000 years/);
   });
 

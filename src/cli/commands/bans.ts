@@ -1,5 +1,11 @@
 // universe-explorer bans list|ban|unban: a universe's (or a place's) user restrictions.
-import type { GameJoinRestrictionInput, UserRestriction } from '../../api';
+import {
+  describeDuration,
+  DurationError,
+  parseDuration,
+  type GameJoinRestrictionInput,
+  type UserRestriction,
+} from '../../api';
 import type { Command, Context } from '../command';
 import { connect, failure } from '../connect';
 import { CONNECTION, flag, OUTPUT, required, text, type Options, type Values } from '../options';
@@ -11,20 +17,14 @@ const PLACE: Options = {
 };
 const USER: Options = { user: { type: 'string', value: '<id>', help: 'the user, by id' } };
 
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
-/** The service's limit: 10,000 years of whole seconds. */
-const MAX_SECONDS = 315_576_000_000;
-
 /** `7d`, `12h`, `1h30m`, `3600s` as whole seconds. */
 function durationSeconds(typed: string): number {
-  const input = typed.replace(/\s+/g, '').toLowerCase();
-  if (!/^(\d+[smhdw])+$/.test(input)) {
-    throw new UsageError(`--duration: ${JSON.stringify(typed)} is not a duration: use e.g. 90m, 12h, 7d or 1h30m`);
+  try {
+    return parseDuration(typed);
+  } catch (error) {
+    if (error instanceof DurationError) throw new UsageError(`--duration: ${error.message}`);
+    throw error;
   }
-  let seconds = 0;
-  for (const [, n, unit] of input.matchAll(/(\d+)([smhdw])/g)) seconds += Number(n) * UNITS[unit];
-  if (seconds < 1 || seconds > MAX_SECONDS) throw new UsageError('--duration: from 1s to 10,000 years');
-  return seconds;
 }
 
 const idOf = (values: Values, name: string): string | undefined => {
@@ -54,19 +54,6 @@ const restrictionJson = (r: UserRestriction) => {
     inherited: g.inherited,
   };
 };
-
-/** `604800s` as `7d`, `5400s` as `1h30m`; no duration is permanent. */
-function describeDuration(duration: string | undefined): string {
-  let left = Number(/^(\d+)s$/.exec(duration ?? '')?.[1]);
-  if (!left) return duration ?? 'permanent';
-  let out = '';
-  for (const unit of ['w', 'd', 'h', 'm', 's']) {
-    const n = Math.floor(left / UNITS[unit]);
-    if (n) out += `${n}${unit}`;
-    left -= n * UNITS[unit];
-  }
-  return out;
-}
 
 const describe = (r: ReturnType<typeof restrictionJson>): string =>
   `user ${r.user}: ${r.active ? `banned, ${describeDuration(r.duration)}` : 'not banned'}` +
