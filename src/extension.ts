@@ -9,6 +9,7 @@ import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
 import { Connections, SANDBOX_ID } from './core/connections';
 import { Log } from './core/log';
+import { RememberedNames } from './core/rememberedNames';
 import { RoleMarks } from './core/roleMarks';
 import { SerialMemento } from './core/state';
 import { StatusBar } from './core/statusBar';
@@ -24,6 +25,8 @@ import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
+import { activateOrdered, type PlayerOrderedEntry } from './ordered';
+import type { OrderedModel } from './ordered/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
 import type { PlayerPanel } from './players/panel';
@@ -37,7 +40,7 @@ import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
 import { activateSandbox } from './sandbox';
-import { demoAssets } from './sandbox/demo';
+import { demoAssets, demoOrderedStores, demoUniverse } from './sandbox/demo';
 import type { Sandbox } from './sandbox/sandbox';
 
 /** The parts the tests inside VS Code reach; a test may put its own Ui in place of VS Code's. */
@@ -65,6 +68,9 @@ export interface TestContext {
   /** Keeps the query indexes current with what the editor reads and writes. */
   queryFollower: IndexFollower;
   assets: AssetsModel;
+  ordered: OrderedModel;
+  /** For the player page: a user's entry in each remembered ordered data store of the universe. */
+  orderedEntriesOf(u: UniverseAddress, userId: string, signal?: AbortSignal): Promise<PlayerOrderedEntry[]>;
   sandbox: Sandbox;
   status: StatusBar;
   /** The production and read-only marks on entry tabs and the production status bar item. */
@@ -133,6 +139,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ),
     datastores.model.onDidWriteInBulk((store) => follower.writtenInBulk(store, store.datastoreName)),
   ];
+  // Names the service cannot list (ordered data stores), remembered per universe.
+  const names = new RememberedNames(globalState, connections);
+  const ordered = activateOrdered({ ...core, names });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   // The player page reads the queries area's index, the places the restrictions area shows, and an open entry's
   // user ids, each handed over here.
@@ -168,9 +177,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     reviewPlan: (file, connectionId) => datastores.reviewPlan(file, connectionId),
   });
-  // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
+  // The API cannot list a creator's assets nor ordered data stores: the sandbox's connection knows the demo's from
+  // its first start.
   const introduceDemoAssets = (): void => {
-    if (connections.get(SANDBOX_ID)) void assets.model.introduce(SANDBOX_ID, demoAssets);
+    if (!connections.get(SANDBOX_ID)) return;
+    void assets.model.introduce(SANDBOX_ID, demoAssets);
+    void ordered.model.introduce({ connectionId: SANDBOX_ID, universeId: demoUniverse.id }, demoOrderedStores);
   };
   introduceDemoAssets();
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
@@ -188,6 +200,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...players.disposables,
     ...following,
     ...assets.disposables,
+    names,
+    ...ordered.disposables,
     ...sandbox.disposables,
     ...agents.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
@@ -216,6 +230,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     queryFollower: queries.follower,
     agents: { opened: agents.opened, mcpServers: agents.mcpServers },
     assets: assets.model,
+    ordered: ordered.model,
+    orderedEntriesOf: ordered.orderedEntriesOf,
     sandbox: sandbox.sandbox,
     status,
     marks,
