@@ -14,6 +14,7 @@ import { filterText, formatValue, rememberedName, type OrderedStoreRef } from '.
 /** The service cannot list ordered data stores: the group shows those added by name (or opened) here. */
 export class OrderedGroupNode implements TreeNode {
   readonly id: string;
+  private stores: OrderedStoreNode[] | undefined;
 
   constructor(
     readonly model: OrderedModel,
@@ -40,7 +41,12 @@ export class OrderedGroupNode implements TreeNode {
       const add = { command: 'universeExplorer.addOrderedStore', title: t`Add by Name`, arguments: [this] };
       return [new MessageNode(this, t`No ordered data stores here yet: Add by Name…`, add, 'add')];
     }
-    return stores.map((s) => new OrderedStoreNode(this.model, this, s));
+    this.stores ??= stores.map((s) => new OrderedStoreNode(this.model, this, s));
+    return this.stores;
+  }
+
+  reset(): void {
+    this.stores = undefined;
   }
 }
 
