@@ -247,23 +247,29 @@ suite('ordered data stores in the editor', () => {
   });
 
   test('Export writes CSV in the list order and range, a formula-like id as text', async () => {
-    await service.client.orderedDataStores.createEntry({
-      universeId: U,
-      datastoreName: 'Scores',
-      entryKey: FORMULA,
-      value: 900,
-    });
-    ctx.ordered.setRange(storeRef(), { min: 800 });
-    const file = path.join(service.dir, 'scores.csv');
-    ctx.ui = new ScriptedUi().on('pick', /^Export Scores/, 'CSV').on('saveDialog', /^Export/, vscode.Uri.file(file));
-    await vscode.commands.executeCommand('universeExplorer.exportOrderedStore', await store());
-    const table = parseCsv(fs.readFileSync(file, 'utf8'));
-    assert.deepEqual(table[0], ['rank', 'id', 'value']);
-    assert.deepEqual(
-      table.slice(1).map((r) => r[1]),
-      ['p12', 'p5', 'newbie', 'p11', 'p10', 'p9', `'${FORMULA}`, 'p8'],
-    );
-    assert.deepEqual(table[7], ['7', `'${FORMULA}`, '900']);
+    for (const [id, v] of [
+      ['low', 5],
+      [FORMULA, 900],
+      ['mid', 300],
+      ['top', 1000],
+    ] as const)
+      await service.client.orderedDataStores.createEntry({
+        universeId: U,
+        datastoreName: 'Exported',
+        entryKey: id,
+        value: v,
+      });
+    await addByName('Exported');
+    ctx.ordered.setRange(storeRef('Exported'), { min: 300 });
+    const file = path.join(service.dir, 'exported.csv');
+    ctx.ui = new ScriptedUi().on('pick', /^Export Exported/, 'CSV').on('saveDialog', /^Export/, vscode.Uri.file(file));
+    await vscode.commands.executeCommand('universeExplorer.exportOrderedStore', await store('Exported'));
+    assert.deepEqual(parseCsv(fs.readFileSync(file, 'utf8')), [
+      ['rank', 'id', 'value'],
+      ['1', 'top', '1000'],
+      ['2', `'${FORMULA}`, '900'],
+      ['3', 'mid', '300'],
+    ]);
   });
 
   test('a read-only universe refuses writes before asking anything', async () => {
