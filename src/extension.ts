@@ -26,6 +26,7 @@ import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
 import { activateOrdered, type PlayerOrderedEntry } from './ordered';
+import { orderedKeys } from './ordered/keys';
 import type { OrderedModel } from './ordered/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
@@ -186,7 +187,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   };
   introduceDemoAssets();
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
-  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys };
+  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys, ...orderedKeys };
   context.subscriptions.push(
     log,
     connections,
