@@ -103,6 +103,8 @@ suite('ordered data stores in the editor', () => {
     ctx.ui = realUi;
     ctx.ordered.setOrder(storeRef(), 'desc');
     ctx.ordered.setRange(storeRef(), undefined);
+    ctx.ordered.setRange(storeRef('Exported'), undefined);
+    ctx.ordered.setOrder(storeRef('Exported'), 'desc');
     await vscode.workspace
       .getConfiguration('universeExplorer')
       .update('pageSize', undefined, vscode.ConfigurationTarget.Global);
@@ -270,6 +272,59 @@ suite('ordered data stores in the editor', () => {
       ['2', `'${FORMULA}`, '900'],
       ['3', 'mid', '300'],
     ]);
+  });
+
+  test('Export as NDJSON; a cancelled export writes no file', async () => {
+    const file = path.join(service.dir, 'exported.ndjson');
+    ctx.ordered.setOrder(storeRef('Exported'), 'asc');
+    ctx.ordered.setRange(storeRef('Exported'), { max: 300 });
+    ctx.ui = new ScriptedUi()
+      .on('pick', /^Export Exported/, 'NDJSON')
+      .on('saveDialog', /^Export/, vscode.Uri.file(file));
+    await vscode.commands.executeCommand('universeExplorer.exportOrderedStore', await store('Exported'));
+    assert.deepEqual(
+      fs
+        .readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+      [
+        { rank: 1, id: 'low', value: 5 },
+        { rank: 2, id: 'mid', value: 300 },
+      ],
+    );
+
+    const cancelled = path.join(service.dir, 'cancelled.csv');
+    const ui = new ScriptedUi()
+      .on('pick', /^Export Exported/, 'CSV')
+      .on('saveDialog', /^Export/, vscode.Uri.file(cancelled));
+    const controller = new AbortController();
+    ui.progress = (_title, task) => {
+      controller.abort();
+      return task(controller.signal, () => undefined);
+    };
+    ctx.ui = ui;
+    await vscode.commands.executeCommand('universeExplorer.exportOrderedStore', await store('Exported'));
+    assert.equal(fs.existsSync(cancelled), false);
+    assert.deepEqual(ui.messages('error'), [], 'a cancel is silent');
+  });
+
+  test('a production universe asks before each write; declined, nothing is written', async () => {
+    await ctx.connections.setRole(address(), 'production');
+    try {
+      const writes = await writesSent();
+      const declined = new ScriptedUi().on('input', /^Increment p7 by/, '3');
+      ctx.ui = declined;
+      await vscode.commands.executeCommand('universeExplorer.incrementOrderedEntry', await entry('p7'));
+      assert.match(declined.messages('warn')[0], /^Production: Increment "p7" in Scores/);
+      assert.equal(await writesSent(), writes);
+
+      ctx.ui = new ScriptedUi().on('input', /^Increment p7 by/, '3').on('warn', /^Production: Increment/, 'Increment');
+      await vscode.commands.executeCommand('universeExplorer.incrementOrderedEntry', await entry('p7'));
+      assert.equal(await value('p7'), 780);
+    } finally {
+      await ctx.connections.setRole(address(), 'development');
+    }
   });
 
   test('a read-only universe refuses writes before asking anything', async () => {
