@@ -313,10 +313,24 @@ suite('ordered data stores in the editor', () => {
     await ctx.connections.setRole(address(), 'production');
     try {
       const writes = await writesSent();
-      const declined = new ScriptedUi().on('input', /^Increment p7 by/, '3');
+      const declined = new ScriptedUi()
+        .on('input', /^Increment p7 by/, '3')
+        .on('input', /^Value of p7 in/, '1')
+        .on('input', /^New entry in Scores/, 'asked')
+        .on('input', /^Value of asked/, '1');
       ctx.ui = declined;
-      await vscode.commands.executeCommand('universeExplorer.incrementOrderedEntry', await entry('p7'));
-      assert.match(declined.messages('warn')[0], /^Production: Increment "p7" in Scores/);
+      for (const command of ['incrementOrderedEntry', 'editOrderedValue', 'deleteOrderedEntry'])
+        await vscode.commands.executeCommand(`universeExplorer.${command}`, await entry('p7'));
+      await vscode.commands.executeCommand('universeExplorer.newOrderedEntry', await store());
+      assert.deepEqual(
+        declined.messages('warn').map((m) => m.replace(/ in Scores.*/, '')),
+        [
+          'Production: Increment "p7"',
+          'Production: Set "p7"',
+          'Production: Delete "p7" from Scores (scope global)?',
+          'Production: Create "asked"',
+        ],
+      );
       assert.equal(await writesSent(), writes);
 
       ctx.ui = new ScriptedUi().on('input', /^Increment p7 by/, '3').on('warn', /^Production: Increment/, 'Increment');
