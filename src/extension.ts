@@ -25,6 +25,9 @@ import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
+import { activateOrdered } from './ordered';
+import { orderedKeys } from './ordered/keys';
+import type { OrderedModel } from './ordered/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
 import type { PlayerPanel } from './players/panel';
@@ -38,7 +41,7 @@ import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
 import { activateSandbox } from './sandbox';
-import { demoAssets } from './sandbox/demo';
+import { demoAssets, demoOrderedStores, demoUniverse } from './sandbox/demo';
 import type { Sandbox } from './sandbox/sandbox';
 
 /** The parts the tests inside VS Code reach; a test may put its own Ui in place of VS Code's. */
@@ -68,6 +71,7 @@ export interface TestContext {
   /** Keeps the query indexes current with what the editor reads and writes. */
   queryFollower: IndexFollower;
   assets: AssetsModel;
+  ordered: OrderedModel;
   sandbox: Sandbox;
   status: StatusBar;
   /** The production and read-only marks on entry tabs and the production status bar item. */
@@ -138,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ),
     datastores.model.onDidWriteInBulk((store) => follower.writtenInBulk(store, store.datastoreName)),
   ];
+  const ordered = activateOrdered({ ...core, names });
   const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
   // The player page reads the queries area's index, the places the restrictions area shows, and an open entry's
   // user ids, each handed over here.
@@ -156,11 +161,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     onDidChangeRestrictions: restrictions.model.onDidChange,
     openEntry,
     entryUsers: datastores.entryUsers,
-    orderedStores: (u) =>
-      names.list(u, 'ordered').map((ref) => {
-        const slash = ref.indexOf('/');
-        return { scope: ref.slice(0, slash), store: ref.slice(slash + 1) };
-      }),
+    orderedStores: (u) => ordered.model.stores(u).map(({ store, scope }) => ({ store, scope })),
   });
   const assets = activateAssets({ ...core, view, state: globalState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
@@ -178,13 +179,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     reviewPlan: (file, connectionId) => datastores.reviewPlan(file, connectionId),
   });
-  // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
+  // The API cannot list a creator's assets nor ordered data stores: the sandbox's connection knows the demo's from
+  // its first start.
   const introduceDemoAssets = (): void => {
-    if (connections.get(SANDBOX_ID)) void assets.model.introduce(SANDBOX_ID, demoAssets);
+    if (!connections.get(SANDBOX_ID)) return;
+    void assets.model.introduce(SANDBOX_ID, demoAssets);
+    void ordered.model.introduce({ connectionId: SANDBOX_ID, universeId: demoUniverse.id }, demoOrderedStores);
   };
   introduceDemoAssets();
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
-  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys };
+  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys, ...orderedKeys };
   context.subscriptions.push(
     log,
     connections,
@@ -199,6 +203,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...players.disposables,
     ...following,
     ...assets.disposables,
+    ...ordered.disposables,
     ...sandbox.disposables,
     ...agents.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
@@ -228,6 +233,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     queryFollower: queries.follower,
     agents: { opened: agents.opened, mcpServers: agents.mcpServers },
     assets: assets.model,
+    ordered: ordered.model,
     sandbox: sandbox.sandbox,
     status,
     marks,

@@ -14,3 +14,6 @@ export const demoAssets = [
   { id: '10000000004', displayName: 'Fan Art [review]', assetType: 'Decal' },
   { id: '10000000005', displayName: 'Old Banner [reject]', assetType: 'Image' },
 ] as const;
+
+/** The demo's ordered data stores: the API cannot list them, so the Local Sandbox's demo universe is told of these. */
+export const demoOrderedStores = [{ store: 'Leaderboard', scope: 'global' }] as const;

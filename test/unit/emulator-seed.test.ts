@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/server';
-import { demoAssets } from '../../src/sandbox/demo';
+import { demoAssets, demoOrderedStores, demoUniverse } from '../../src/sandbox/demo';
 import { call, DS, entry, ENTRY, start } from './fixtures/emulator/harness';
 
 let a: RunningEmulator;
@@ -22,6 +22,13 @@ describe('demo seed', () => {
         [asset.assetId, asset.displayName, asset.assetType],
         [known.id, known.displayName, known.assetType],
       );
+    }
+  });
+
+  it("holds the ordered data stores the Local Sandbox's demo universe is told of (the API cannot list them)", async () => {
+    for (const { store, scope } of demoOrderedStores) {
+      const path = `/cloud/v2/universes/${demoUniverse.id}/ordered-data-stores/${store}/scopes/${scope}/entries`;
+      assert.ok((await call(a.url, 'GET', path)).json.orderedDataStoreEntries.length > 0, `${store} (${scope})`);
     }
   });
 

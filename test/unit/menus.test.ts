@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { assetsKeys } from '../../src/assets/keys';
 import { dataStoresKeys } from '../../src/datastores/keys';
+import { orderedKeys } from '../../src/ordered/keys';
 import { restrictionsKeys } from '../../src/restrictions/keys';
 
 interface MenuItem {
@@ -132,6 +133,16 @@ const STORE_MENU = [
   'refresh',
   'restoreToTime',
   'undoRestore',
+];
+
+/** An ordered data store row's context menu, highest value first, no range. */
+const ORDERED_STORE_MENU = [
+  'exportOrderedStore',
+  'filterOrderedStore',
+  'forgetOrderedStore',
+  'newOrderedEntry',
+  'refresh',
+  'sortOrderedAscending',
 ];
 
 /** Every context value a node of the Universes view takes, with the commands its menus must show. */
@@ -286,6 +297,42 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   'asset.pending': { menu: ['checkPendingUploads', 'forgetPendingUpload'], inline: ['checkPendingUploads'] },
   assetVersion: { menu: ['rollbackAsset'], inline: [] },
   'assetVersion.current': { menu: [], inline: [] },
+  orderedStores: { menu: ['addOrderedStore', 'refresh'], inline: ['addOrderedStore', 'refresh'] },
+  orderedStore: {
+    menu: ORDERED_STORE_MENU,
+    inline: ['filterOrderedStore', 'refresh', 'sortOrderedAscending'],
+  },
+  'orderedStore.asc': {
+    menu: ORDERED_STORE_MENU.map((c) => (c === 'sortOrderedAscending' ? 'sortOrderedDescending' : c)),
+    inline: ['filterOrderedStore', 'refresh', 'sortOrderedDescending'],
+  },
+  'orderedStore.filtered': {
+    menu: [...ORDERED_STORE_MENU, 'clearOrderedFilter'].sort(),
+    inline: ['filterOrderedStore', 'refresh', 'sortOrderedAscending'],
+  },
+  'orderedStore.asc.filtered': {
+    menu: [...ORDERED_STORE_MENU, 'clearOrderedFilter']
+      .map((c) => (c === 'sortOrderedAscending' ? 'sortOrderedDescending' : c))
+      .sort(),
+    inline: ['filterOrderedStore', 'refresh', 'sortOrderedDescending'],
+  },
+  // Read-only: everything but New Entry.
+  'orderedStore.readOnly': {
+    menu: ORDERED_STORE_MENU.filter((c) => c !== 'newOrderedEntry'),
+    inline: ['filterOrderedStore', 'refresh', 'sortOrderedAscending'],
+  },
+  'orderedStore.asc.filtered.readOnly': {
+    menu: [...ORDERED_STORE_MENU, 'clearOrderedFilter']
+      .filter((c) => c !== 'newOrderedEntry')
+      .map((c) => (c === 'sortOrderedAscending' ? 'sortOrderedDescending' : c))
+      .sort(),
+    inline: ['filterOrderedStore', 'refresh', 'sortOrderedDescending'],
+  },
+  orderedEntry: {
+    menu: ['copyOrderedId', 'deleteOrderedEntry', 'editOrderedValue', 'incrementOrderedEntry'],
+    inline: [],
+  },
+  'orderedEntry.readOnly': { menu: ['copyOrderedId'], inline: [] },
   restrictions: {
     menu: ['banUser', 'lookUpUser', 'refresh', 'showPlace', 'showRestrictionLog'],
     inline: ['banUser', 'refresh', 'showRestrictionLog'],
@@ -330,7 +377,7 @@ describe('tree menus', () => {
   }
 
   it("Delete and Enter run a command the row's own menu offers (so no key reaches what the menu hides)", () => {
-    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys };
+    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys, ...orderedKeys };
     assert.ok(keys.entry?.delete && keys.asset?.delete && keys['restriction.active']?.delete);
     for (const [viewItem, key] of Object.entries(keys)) {
       assert.ok(expected[viewItem], `no row in the table for context value ${viewItem}`);

@@ -10,6 +10,7 @@ import { deletedEntriesUiTest } from './deletedEntriesUi';
 import { entriesUiTest } from './entriesUi';
 import { keyboardUiTest } from './keyboardUi';
 import { keysUiTest } from './keysUi';
+import { orderedUiTest } from './orderedUi';
 import { playersUiTest } from './playersUi';
 import { queriesUiTest } from './queriesUi';
 import { restrictionLogUiTest } from './restrictionLogUi';
@@ -69,4 +70,5 @@ export const UI_TESTS: UiTest[] = [
   walkthroughUiTest(RESULTS_DIR),
   queriesUiTest(RESULTS_DIR),
   playersUiTest(RESULTS_DIR),
+  orderedUiTest(RESULTS_DIR),
 ];

@@ -1075,6 +1075,26 @@ async function mcp(w: Walker): Promise<void> {
   await w.shot('server-running');
 }
 
+/** The demo's ordered Leaderboard: listed by value, highest first; Increment from the context menu says the new value. */
+async function ordered(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.collapse('Data Stores'); // its own Leaderboard (a standard data store) would share the label
+  const store = await w.wb.childRow('Ordered Data Stores', 'Leaderboard');
+  if ((await store.getAttribute('aria-expanded')) === 'false') await store.locator('.monaco-tl-twistie').click();
+  await w.pause(1000);
+  await w.shot('leaderboard-by-value');
+
+  const first = page.locator('.monaco-list-row[role="treeitem"][aria-level="5"]').first();
+  await w.menu(first, 'Increment…');
+  await w.type('250');
+  await page.locator('.notification-toast', { hasText: 'incremented by 250' }).waitFor({ timeout: 20_000 });
+  await w.pause();
+  await w.shot('incremented');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -1094,6 +1114,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   roles,
   agents,
   mcp,
+  ordered,
 };
 
 async function main(): Promise<void> {

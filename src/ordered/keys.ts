@@ -1,0 +1,5 @@
+import type { RowKeys } from '../core/rowKeys';
+
+export const orderedKeys: RowKeys = {
+  orderedEntry: { delete: 'universeExplorer.deleteOrderedEntry' },
+};
