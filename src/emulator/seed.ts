@@ -149,13 +149,13 @@ export function seedDemo(app: App): void {
   app.store.commit(facts);
 }
 
-/** An ordered Leaderboard (the same scores), a Lobby sorted map of servers and a Jobs queue. */
+/** An ordered Leaderboard (the same scores, keyed by the user id as leaderboards are), a Lobby sorted map of servers and a Jobs queue. */
 function seedOrderedAndMemory(facts: Fact[], base: number): void {
   const u = DEMO_UNIVERSE;
   for (let i = 1; i <= 50; i++)
-    facts.push({ t: 'od', u, store: 'Leaderboard', scope: 'global', key: `Player_${10_000 + i}`, v: score(i) });
+    facts.push({ t: 'od', u, store: 'Leaderboard', scope: 'global', key: String(10_000 + i), v: score(i) });
   for (let i = 1; i <= 10; i++)
-    facts.push({ t: 'od', u, store: 'Leaderboard', scope: 'season2', key: `Player_${10_000 + i}`, v: `${i * 150}` });
+    facts.push({ t: 'od', u, store: 'Leaderboard', scope: 'season2', key: String(10_000 + i), v: `${i * 150}` });
   const expireAt = base + 45 * DAY;
   const servers: [id: string, players: number, sortKey: number | string | undefined][] = [
     ['server-eu-1', 12, 12],
