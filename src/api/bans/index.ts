@@ -18,3 +18,27 @@ export {
   type BanListProblem,
   type BanListRow,
 } from './list';
+export {
+  countChanges,
+  describeTarget,
+  holds,
+  planBans,
+  SKIPPED_CHANGES,
+  targetKey,
+  type BanAction,
+  type BanChange,
+  type BanDefaults,
+  type BanPlan,
+  type BanState,
+  type BanTarget,
+  type PlanBansArgs,
+} from './plan';
+export {
+  applyBans,
+  UPDATES_PER_SECOND,
+  USER_UPDATES_PER_MINUTE,
+  type ApplyBansOptions,
+  type ApplyBansResult,
+  type ApplyProgress,
+  type BanFailure,
+} from './apply';

@@ -1,0 +1,184 @@
+// The plan of a ban or unban of many users at many targets (a universe, its places, other universes): what each
+// (user, target) holds now, read by listing each target's restrictions (a few pages, not one read per user), and
+// what the run will do there. Nothing is written here.
+import type { OpenApiClient } from '../client';
+import type { GameJoinRestriction, UserRestriction } from '../schemas';
+import type { BanListRow } from './list';
+import { fromServiceDuration } from './duration';
+
+/** Where a restriction lives: a whole universe, or one of its places. */
+export interface BanTarget {
+  universeId: number;
+  placeId?: number;
+}
+
+/** What a row of the list does not say itself. */
+export interface BanDefaults {
+  /** Whole seconds; null: permanent. */
+  durationSeconds: number | null;
+  displayReason: string;
+  privateReason: string;
+  excludeAltAccounts: boolean;
+}
+
+/**
+ * What an action does where it is: `new` (not banned now), `longer`/`shorter` (banned for another duration),
+ * `changed` (the same duration, other reasons), `lift` (an unban); or skipped: `same` (already banned the same way),
+ * `notBanned` (an unban where there is none), `inherited` (an unban at a place whose ban is the universe's).
+ */
+export type BanChange = 'new' | 'longer' | 'shorter' | 'changed' | 'lift' | 'same' | 'notBanned' | 'inherited';
+
+export const SKIPPED_CHANGES: readonly BanChange[] = ['same', 'notBanned', 'inherited'];
+
+/** What was read of a restriction (absent: none listed). */
+export interface BanState {
+  active: boolean;
+  duration?: string;
+  startTime?: string;
+  displayReason: string;
+  privateReason: string;
+  excludeAltAccounts: boolean;
+  inherited: boolean;
+}
+
+export interface BanAction {
+  /** The action's number in the plan, from 0. */
+  n: number;
+  userId: number;
+  target: BanTarget;
+  change: BanChange;
+  /** What the target held when planned. */
+  now?: BanState;
+  /** What will be written (absent when skipped). */
+  write?: { active: boolean; durationSeconds?: number | null } & Partial<Omit<BanDefaults, 'durationSeconds'>>;
+  /** The line of the list the user came from. */
+  line?: number;
+}
+
+export interface BanPlan {
+  kind: 'ban' | 'unban';
+  targets: BanTarget[];
+  actions: BanAction[];
+  /** ISO time of the reads. */
+  planned: string;
+}
+
+export interface PlanBansArgs {
+  kind: 'ban' | 'unban';
+  rows: readonly Pick<
+    BanListRow,
+    'userId' | 'line' | 'durationSeconds' | 'displayReason' | 'privateReason' | 'excludeAltAccounts'
+  >[];
+  targets: readonly BanTarget[];
+  /** For a ban: what a row leaves out. */
+  defaults?: BanDefaults;
+  signal?: AbortSignal;
+  /** The time a timed ban is judged expired against (default now). */
+  now?: number;
+}
+
+const userOf = (r: UserRestriction): number => Number(r.user.replace(/^users\//, ''));
+
+const stateOf = (g: GameJoinRestriction): BanState => ({
+  active: g.active,
+  duration: g.duration,
+  startTime: g.startTime,
+  displayReason: g.displayReason,
+  privateReason: g.privateReason,
+  excludeAltAccounts: g.excludeAltAccounts,
+  inherited: g.inherited,
+});
+
+/** Whether the restriction still holds at `now` (a timed one ends at start + duration). */
+export function holds(s: BanState | undefined, now: number): boolean {
+  if (!s?.active) return false;
+  const seconds = fromServiceDuration(s.duration);
+  const start = s.startTime === undefined ? NaN : Date.parse(s.startTime);
+  return seconds === undefined || Number.isNaN(start) || start + seconds * 1000 > now;
+}
+
+/** Every restriction listed at each target, by user id. */
+export async function readTargets(
+  client: OpenApiClient,
+  targets: readonly BanTarget[],
+  signal?: AbortSignal,
+): Promise<Map<string, Map<number, BanState>>> {
+  const read = new Map<string, Map<number, BanState>>();
+  for (const target of targets) {
+    const states = new Map<number, BanState>();
+    const listing = client.restrictions.list({ ...target, maxPageSize: 100 }, { signal });
+    for await (const r of listing) states.set(userOf(r), stateOf(r.gameJoinRestriction));
+    read.set(targetKey(target), states);
+  }
+  return read;
+}
+
+export const targetKey = (t: BanTarget): string => `${t.universeId}/${t.placeId ?? ''}`;
+
+export function describeTarget(t: BanTarget): string {
+  return t.placeId === undefined ? `universe ${t.universeId}` : `place ${t.placeId} of universe ${t.universeId}`;
+}
+
+/**
+ * The plan: for each target in turn, each user of the list (a user's writes at several targets of one universe are
+ * then far apart, as the service allows 2 a minute per user).
+ */
+export async function planBans(client: OpenApiClient, args: PlanBansArgs): Promise<BanPlan> {
+  const now = args.now ?? Date.now();
+  const read = await readTargets(client, args.targets, args.signal);
+  const actions: BanAction[] = [];
+  for (const target of args.targets) {
+    const states = read.get(targetKey(target))!;
+    for (const row of args.rows) {
+      const state = states.get(row.userId);
+      const action = { n: actions.length, userId: row.userId, target, line: row.line, now: state };
+      if (args.kind === 'unban') {
+        const change: BanChange = !holds(state, now) ? 'notBanned' : state!.inherited ? 'inherited' : 'lift';
+        actions.push({ ...action, change, ...(change === 'lift' ? { write: { active: false } } : {}) });
+        continue;
+      }
+      const d = args.defaults ?? {
+        durationSeconds: null,
+        displayReason: '',
+        privateReason: '',
+        excludeAltAccounts: false,
+      };
+      const write = {
+        active: true,
+        durationSeconds: row.durationSeconds === undefined ? d.durationSeconds : row.durationSeconds,
+        displayReason: row.displayReason ?? d.displayReason,
+        privateReason: row.privateReason ?? d.privateReason,
+        excludeAltAccounts: row.excludeAltAccounts ?? d.excludeAltAccounts,
+      };
+      const change = banChange(holds(state, now) ? state : undefined, write);
+      actions.push({ ...action, change, ...(change === 'same' ? {} : { write }) });
+    }
+  }
+  return { kind: args.kind, targets: [...args.targets], actions, planned: new Date(now).toISOString() };
+}
+
+function banChange(
+  state: BanState | undefined,
+  write: Required<Omit<NonNullable<BanAction['write']>, 'active'>>,
+): BanChange {
+  // An inherited ban is the universe's: the place holds none of its own.
+  if (!state || state.inherited) return 'new';
+  const held = fromServiceDuration(state.duration) ?? null;
+  const wanted = write.durationSeconds;
+  if (held !== wanted) {
+    if (held === null) return 'shorter';
+    return wanted === null || wanted > held ? 'longer' : 'shorter';
+  }
+  const same =
+    state.displayReason === write.displayReason &&
+    state.privateReason === write.privateReason &&
+    state.excludeAltAccounts === write.excludeAltAccounts;
+  return same ? 'same' : 'changed';
+}
+
+/** How many actions of each change, in the order of BanChange; they add up to the plan's actions. */
+export function countChanges(plan: BanPlan): Partial<Record<BanChange, number>> {
+  const counts: Partial<Record<BanChange, number>> = {};
+  for (const a of plan.actions) counts[a.change] = (counts[a.change] ?? 0) + 1;
+  return counts;
+}
