@@ -2,7 +2,7 @@
 // full run writes test/bench/RESULTS.md (figures, machine and date). Names: extension, serve, export, upload,
 // paging, ratelimit, timemachine (test/bench/timeMachine.ts), exportv2 (exportV2.ts), budgetshare (budgetShare.ts),
 // review (runs the VS Code test runner, so it needs the tools npm run test:vscode installs), query, querylive
-// (queryLive.ts).
+// (queryLive.ts), bans.
 // Not part of npm test: the figures depend on the machine, so nothing here fails a build.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +25,7 @@ const BENCHMARKS = [
   'review',
   'query',
   'querylive',
+  'bans',
 ];
 /** Benchmarks whose source file is not named `<name>.ts`. */
 const SOURCES: Record<string, string> = {

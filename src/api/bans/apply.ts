@@ -19,11 +19,11 @@ export interface ApplyBansOptions {
   /** Where the run notes each write (created when missing; read to resume). */
   journalFile: string;
   signal?: AbortSignal;
-  /** Updates per second per universe (default the service's 10), times budgetShare. */
-  updatesPerSecond?: number;
   /** The share of the limit this run may spend (0 < share <= 1; default 1). */
   budgetShare?: number;
-  /** Multiplies the limits' windows (an emulator started with shortened windows; default 1). */
+  /** Multiplies the limits (an emulator started with --rate-limit-scale; default 1). */
+  limitScale?: number;
+  /** Multiplies the limits' windows (an emulator started with --rate-limit-window-scale; default 1). */
   windowScale?: number;
   /** Writes in flight at most (default 8). */
   concurrency?: number;
@@ -97,6 +97,7 @@ class Pacer {
 
   constructor(
     private readonly gapMs: number,
+    private readonly perUser: number,
     private readonly userWindowMs: number,
     private readonly now: () => number,
   ) {}
@@ -127,10 +128,7 @@ class Pacer {
     const now = this.now();
     const recent = (this.answered.get(key) ?? []).filter((t) => t > now - this.userWindowMs);
     this.answered.set(key, recent);
-    const userFree =
-      recent.length < USER_UPDATES_PER_MINUTE
-        ? now
-        : recent[recent.length - USER_UPDATES_PER_MINUTE] + this.userWindowMs;
+    const userFree = recent.length < this.perUser ? now : recent[recent.length - this.perUser] + this.userWindowMs;
     const at = Math.max(now, this.next.get(universeId) ?? 0, userFree);
     this.next.set(universeId, at + this.gapMs);
     return at;
@@ -152,12 +150,12 @@ export async function applyBans(
   const now = opts.now ?? Date.now;
   const wait = opts.wait ?? ((ms: number, signal?: AbortSignal) => sleep(ms, signal));
   const share = opts.budgetShare !== undefined && opts.budgetShare > 0 && opts.budgetShare <= 1 ? opts.budgetShare : 1;
-  const scale = opts.windowScale ?? 1;
-  const pacer = new Pacer(
-    (scale * 1000) / ((opts.updatesPerSecond ?? UPDATES_PER_SECOND) * share),
-    scale * 60_000,
-    now,
-  );
+  const limits = opts.limitScale ?? 1;
+  const windows = opts.windowScale ?? 1;
+  // Writes go at 97% of the universe's limit and a user's window is taken 5% longer: the service counts arrivals in
+  // windows that start with one, and answers take more or less time on their way.
+  const perWindow = UPDATES_PER_SECOND * limits * share * 0.97;
+  const pacer = new Pacer((windows * 1000) / perWindow, USER_UPDATES_PER_MINUTE * limits, windows * 63_000, now);
   const journal = readJournal(opts.journalFile);
   const note = (line: JournalLine) => fs.appendFileSync(opts.journalFile, `${JSON.stringify(line)}\n`);
   const result: ApplyBansResult = { written: 0, earlier: 0, skipped: 0, failures: [], requests: 0 };
