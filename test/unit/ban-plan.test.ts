@@ -7,7 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { applyBans, countChanges, parseBanList, planBans, type BanPlan, type OpenApiClient } from '../../src/api';
+import {
+  applyBans,
+  countChanges,
+  parseBanList,
+  planBans,
+  planUnbanEverywhere,
+  type BanPlan,
+  type OpenApiClient,
+} from '../../src/api';
 import { API_KEY, makeClient } from './support/client';
 import { TestEmulator } from './support/emulator';
 
@@ -140,6 +148,40 @@ describe('ban plans', () => {
     assert.deepEqual([result.written, result.skipped, result.failures], [2, 4, []]);
     assert.equal((await restriction(1)).active, false);
     assert.equal((await restriction(2, P1)).active, false);
+  });
+});
+
+describe('unban everywhere', () => {
+  it('finds each universe and place where the users are banned, from the universes and their logs, and lifts each', async () => {
+    const U2 = 5252;
+    await ban(31, {}); // universe U
+    await ban(31, { duration: '3600s' }, P2); // a place of U, found through 31's log
+    await ban(32, {}, P1);
+    await client.restrictions.update({ universeId: U2, userId: 32, gameJoinRestriction: { active: true } });
+    await ban(33, { duration: '1s' }); // expired by the time of the plan
+    await ban(34, {}, P1);
+    await client.restrictions.update({
+      universeId: U,
+      placeId: P1,
+      userId: 34,
+      gameJoinRestriction: { active: false },
+    });
+    const plan = await planUnbanEverywhere(client, {
+      universeIds: [U, U2],
+      userIds: [31, 32, 33, 34, 35],
+      now: Date.now() + 5000,
+    });
+    assert.deepEqual(plan.actions.map((a) => `${a.userId}@${a.target.universeId}/${a.target.placeId ?? 'u'}`).sort(), [
+      `31@${U}/${P2}`,
+      `31@${U}/u`,
+      `32@${U}/${P1}`,
+      `32@${U2}/u`,
+    ]);
+    assert.deepEqual(plan.clear, [33, 34, 35]);
+    const result = await applyBans(client, plan, { journalFile: journal() });
+    assert.deepEqual([result.written, result.failures], [4, []]);
+    const again = await planUnbanEverywhere(client, { universeIds: [U, U2], userIds: [31, 32] });
+    assert.deepEqual(again.actions, [], 'nothing is left to lift');
   });
 });
 

@@ -23,6 +23,7 @@ export {
   describeTarget,
   holds,
   planBans,
+  planUnbanEverywhere,
   SKIPPED_CHANGES,
   targetKey,
   type BanAction,
@@ -32,6 +33,7 @@ export {
   type BanState,
   type BanTarget,
   type PlanBansArgs,
+  type UnbanEverywhereArgs,
 } from './plan';
 export {
   applyBans,

@@ -182,3 +182,71 @@ export function countChanges(plan: BanPlan): Partial<Record<BanChange, number>> 
   for (const a of plan.actions) counts[a.change] = (counts[a.change] ?? 0) + 1;
   return counts;
 }
+
+export interface UnbanEverywhereArgs {
+  /** The universes to look in (a connection's). */
+  universeIds: readonly number[];
+  userIds: readonly number[];
+  /** Places to look at besides those the users' logs name (the ones the user shows). */
+  places?: readonly BanTarget[];
+  signal?: AbortSignal;
+  now?: number;
+}
+
+/**
+ * The plan that lifts each user's bans wherever they hold: at each universe, and at each place where a restriction of
+ * theirs was ever logged (the service cannot list a universe's places) or that is named. Only the bans found are in
+ * the plan; a user banned nowhere has no action and is counted in `clear`.
+ */
+export async function planUnbanEverywhere(
+  client: OpenApiClient,
+  args: UnbanEverywhereArgs,
+): Promise<BanPlan & { clear: number[] }> {
+  const now = args.now ?? Date.now();
+  const users = new Set(args.userIds);
+  const places = new Map<string, BanTarget>();
+  for (const p of args.places ?? []) places.set(targetKey(p), p);
+  // A place's own ban hides behind the universe's (the place reads `inherited`): the user's newest log entry at the
+  // place says whether it still holds.
+  const logged = new Map<string, { time: string; state: BanState }>();
+  for (const universeId of args.universeIds) {
+    for (const userId of users) {
+      const logs = client.restrictions.listLogs(
+        { universeId, user: userId, maxPageSize: 100 },
+        { signal: args.signal },
+      );
+      for await (const log of logs) {
+        const placeId = Number(log.place.replace(/^places\//, ''));
+        if (!(placeId > 0)) continue;
+        const target = { universeId, placeId };
+        places.set(targetKey(target), target);
+        const at = `${targetKey(target)}#${userId}`;
+        const known = logged.get(at);
+        if (known && known.time >= log.createTime) continue;
+        const state = { ...stateOf({ ...log, inherited: false }), startTime: log.createTime };
+        logged.set(at, { time: log.createTime, state });
+      }
+    }
+  }
+  const targets = [...args.universeIds.map((universeId) => ({ universeId })), ...places.values()];
+  const read = await readTargets(client, targets, args.signal);
+  const actions: BanAction[] = [];
+  const found = new Set<number>();
+  for (const target of targets) {
+    const states = read.get(targetKey(target))!;
+    for (const userId of users) {
+      const listed = states.get(userId);
+      const state = listed?.inherited ? logged.get(`${targetKey(target)}#${userId}`)?.state : listed;
+      if (!holds(state, now)) continue;
+      found.add(userId);
+      actions.push({ n: actions.length, userId, target, change: 'lift', now: state, write: { active: false } });
+    }
+  }
+  return {
+    kind: 'unban',
+    targets,
+    actions,
+    planned: new Date(now).toISOString(),
+    clear: [...users].filter((u) => !found.has(u)),
+  };
+}
