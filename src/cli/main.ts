@@ -5,6 +5,7 @@ import { isAbort } from '../api';
 import { commandHelp, optionsOf, type Command, type Context } from './command';
 import { assetsUpload } from './commands/assets';
 import { bansBan, bansList, bansUnban } from './commands/bans';
+import { bansApply, bansBanMany, bansUnbanEverywhere } from './commands/bansMany';
 import { compareCommand } from './commands/compare';
 import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
@@ -26,6 +27,9 @@ export const COMMANDS: Command[] = [
   bansList,
   bansBan,
   bansUnban,
+  bansBanMany,
+  bansUnbanEverywhere,
+  bansApply,
   assetsUpload,
   orderedList,
   orderedGet,
