@@ -44,6 +44,12 @@ ${body}
  * dropped), handled; a failure other than a cancel goes to `failed` (the panel shows it). Resolves when the work is
  * done, with what `handle` returned.
  */
+/** Hands a page that said `ready` the translated strings (none when VS Code runs in English). */
+export function sendTexts(webview: vscode.Webview): void {
+  const bundle = vscode.l10n.bundle;
+  if (bundle) void webview.postMessage({ type: 'texts', bundle });
+}
+
 export async function receiveFromPage<M>(
   message: unknown,
   page: { name: string; log: Log },

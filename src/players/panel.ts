@@ -10,7 +10,7 @@ import { settings } from '../core/settings';
 import { t } from '../core/text';
 import { timeOfDay } from '../core/time';
 import { isReadOnly } from '../core/universe';
-import { pageHtml, receiveFromPage } from '../core/webviewPage';
+import { pageHtml, receiveFromPage, sendTexts } from '../core/webviewPage';
 import { playerMarkup } from './markup';
 import { runAction, type PlayerActions } from './actions';
 import type { PlayerDeps } from './deps';
@@ -129,8 +129,7 @@ export class PlayerPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.pageLoads++;
-        const bundle = vscode.l10n.bundle;
-        if (bundle) this.postMessage({ type: 'texts', bundle });
+        sendTexts(this.panel.webview);
         this.post();
         return undefined;
       }

@@ -5,7 +5,7 @@ import vscode = require('vscode');
 import { reason } from '../errors';
 import type { Log } from '../log';
 import { t } from '../text';
-import { escapeHtml, pageHtml, receiveFromPage } from '../webviewPage';
+import { escapeHtml, pageHtml, receiveFromPage, sendTexts } from '../webviewPage';
 import {
   readToHost,
   type ReviewButton,
@@ -198,8 +198,7 @@ export class ReviewPanel implements vscode.Disposable {
       case 'ready': {
         this.pageLoads++;
         this.painted = undefined;
-        const bundle = vscode.l10n.bundle;
-        if (bundle) this.postMessage({ type: 'texts', bundle });
+        sendTexts(this.panel.webview);
         this.post();
         return undefined;
       }

@@ -7,7 +7,7 @@ import type { Log } from '../../core/log';
 import { t } from '../../core/text';
 import type { Ui } from '../../core/ui';
 import type { UniverseAddress } from '../../core/universe';
-import { escapeHtml, pageHtml } from '../../core/webviewPage';
+import { escapeHtml, pageHtml, sendTexts } from '../../core/webviewPage';
 import type { QueryResult } from '../../query';
 import { readRestore, readToHost, type Cell, type ResultState, type ToHost, type ToPage } from './protocol';
 
@@ -226,8 +226,7 @@ export class ResultPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.pageLoads++;
-        const bundle = vscode.l10n.bundle;
-        if (bundle) this.postMessage({ type: 'texts', bundle });
+        sendTexts(this.panel.webview);
         this.post();
         return undefined;
       }

@@ -8,7 +8,7 @@ import type { Log } from '../../core/log';
 import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
-import { escapeHtml, pageHtml, receiveFromPage } from '../../core/webviewPage';
+import { escapeHtml, pageHtml, receiveFromPage, sendTexts } from '../../core/webviewPage';
 import { toCsv, type CsvValue } from '../../core/csv';
 import { logActions, type LogAction } from './action';
 import { describeDuration } from '../../core/duration';
@@ -246,8 +246,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.pageLoads++;
-        const bundle = vscode.l10n.bundle;
-        if (bundle) void this.panel.webview.postMessage({ type: 'texts', bundle } satisfies ToPage);
+        sendTexts(this.panel.webview);
         this.post();
         return undefined;
       }
