@@ -9,6 +9,7 @@ import { registerCommands } from './core/commands';
 import { coreCommands } from './core/commands/index';
 import { Connections, SANDBOX_ID } from './core/connections';
 import { Log } from './core/log';
+import { RememberedNames } from './core/rememberedNames';
 import { RoleMarks } from './core/roleMarks';
 import { SerialMemento } from './core/state';
 import { StatusBar } from './core/statusBar';
@@ -24,6 +25,8 @@ import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
+import { activateMemory } from './memory';
+import type { MemoryModel } from './memory/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
 import type { PlayerPanel } from './players/panel';
@@ -37,7 +40,7 @@ import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
 import { activateSandbox } from './sandbox';
-import { demoAssets } from './sandbox/demo';
+import { demoAssets, demoMemoryStores, demoUniverse } from './sandbox/demo';
 import type { Sandbox } from './sandbox/sandbox';
 
 /** The parts the tests inside VS Code reach; a test may put its own Ui in place of VS Code's. */
@@ -65,6 +68,7 @@ export interface TestContext {
   /** Keeps the query indexes current with what the editor reads and writes. */
   queryFollower: IndexFollower;
   assets: AssetsModel;
+  memory: MemoryModel;
   sandbox: Sandbox;
   status: StatusBar;
   /** The production and read-only marks on entry tabs and the production status bar item. */
@@ -153,6 +157,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     entryUsers: datastores.entryUsers,
   });
   const assets = activateAssets({ ...core, view, state: globalState });
+  const names = new RememberedNames(globalState, connections);
+  const memory = activateMemory({ ...core, names });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
   // Agents read through the queries area's indexes and apply plans through the data stores' review.
   const agents = activateAgents({
@@ -169,10 +175,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     reviewPlan: (file, connectionId) => datastores.reviewPlan(file, connectionId),
   });
   // The API cannot list a creator's assets: the sandbox's connection knows the demo's from its first start.
-  const introduceDemoAssets = (): void => {
-    if (connections.get(SANDBOX_ID)) void assets.model.introduce(SANDBOX_ID, demoAssets);
+  const introduceDemo = (): void => {
+    if (!connections.get(SANDBOX_ID)) return;
+    void assets.model.introduce(SANDBOX_ID, demoAssets);
+    // Nor sorted maps and queues: the demo universe's are named once, so Memory Stores shows them.
+    const demo = { connectionId: SANDBOX_ID, universeId: demoUniverse.id };
+    void memory.model.introduce(demo, 'sortedMap', demoMemoryStores.sortedMaps);
+    void memory.model.introduce(demo, 'queue', demoMemoryStores.queues);
   };
-  introduceDemoAssets();
+  introduceDemo();
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
   const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys };
   context.subscriptions.push(
@@ -188,10 +199,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...players.disposables,
     ...following,
     ...assets.disposables,
+    names,
+    ...memory.disposables,
     ...sandbox.disposables,
     ...agents.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
-    connections.onDidChange(introduceDemoAssets),
+    connections.onDidChange(introduceDemo),
   );
   const ctx: TestContext = {
     get ui(): Ui {
@@ -216,6 +229,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     queryFollower: queries.follower,
     agents: { opened: agents.opened, mcpServers: agents.mcpServers },
     assets: assets.model,
+    memory: memory.model,
     sandbox: sandbox.sandbox,
     status,
     marks,

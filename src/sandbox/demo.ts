@@ -14,3 +14,6 @@ export const demoAssets = [
   { id: '10000000004', displayName: 'Fan Art [review]', assetType: 'Decal' },
   { id: '10000000005', displayName: 'Old Banner [reject]', assetType: 'Image' },
 ] as const;
+
+/** The demo's memory stores (the service cannot list them): the Lobby sorted map and the Jobs queue. */
+export const demoMemoryStores = { sortedMaps: ['Lobby'], queues: ['Jobs'] } as const;

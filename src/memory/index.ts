@@ -1,0 +1,49 @@
+// The memory stores area: the Memory Stores group of each universe (sorted maps and queues by remembered name),
+// items as JSON documents, and the commands.
+import vscode = require('vscode');
+import { registerCommands } from '../core/commands';
+import type { Connections } from '../core/connections';
+import type { Log } from '../core/log';
+import type { RememberedNames } from '../core/rememberedNames';
+import type { UniverseTree } from '../core/tree/provider';
+import type { Ui } from '../core/ui';
+import type { MemoryCommand } from './commands/context';
+import { copyMapItemId, deleteMapItem, editMapItemExpiration, newMapItem } from './commands/mapItems';
+import { addQueue, addSortedMap, forgetMemoryName } from './commands/names';
+import { ItemFiles } from './itemFiles';
+import { itemScheme, theirsScheme } from './itemUris';
+import { MemoryModel } from './model';
+import { MemoryGroupNode } from './tree';
+import { followModel } from './view';
+
+const commands: readonly MemoryCommand[] = [
+  addSortedMap,
+  addQueue,
+  forgetMemoryName,
+  newMapItem,
+  editMapItemExpiration,
+  deleteMapItem,
+  copyMapItemId,
+];
+
+export function activateMemory(deps: {
+  connections: Connections;
+  ui: Ui;
+  log: Log;
+  tree: UniverseTree;
+  names: RememberedNames;
+}) {
+  const { connections, ui, log, tree } = deps;
+  const model = new MemoryModel(connections, deps.names);
+  const files = new ItemFiles(model, ui, log);
+  tree.addGroup((universe) => new MemoryGroupNode(model, universe));
+  const disposables: vscode.Disposable[] = [
+    model,
+    files,
+    vscode.workspace.registerFileSystemProvider(itemScheme, files, { isCaseSensitive: true }),
+    vscode.workspace.registerTextDocumentContentProvider(theirsScheme, files),
+    followModel(model, tree),
+    ...registerCommands({ ui, log, model, connections }, commands),
+  ];
+  return { model, disposables };
+}

@@ -1,0 +1,238 @@
+// Memory stores in a real VS Code, against an emulator on a settable clock: sorted maps added by name and listed in
+// map order, items opened, edited and saved on their etag (with the conflict choices), queues read and held, the
+// flush, and a read-only universe refusing writes.
+import * as assert from 'node:assert/strict';
+import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
+import * as vscode from 'vscode';
+import { OpenApiClient } from '../../../src/api';
+import type { Connection } from '../../../src/core/connections';
+import type { TreeNode } from '../../../src/core/tree/node';
+import type { TestContext } from '../../../src/extension';
+import type { SortedMapItemNode, SortedMapNode } from '../../../src/memory/tree';
+import { TestEmulator } from '../../unit/support/emulator';
+import { extensionApi, kind, label, replaceText, ScriptedUi, until } from './support';
+
+const KEY = 'memory-tests-key';
+const NAME = 'Memory Tests';
+const U = 8101;
+const LOCKED = 8102;
+const DAY = 86_400;
+const description = (n: TreeNode) => String(n.item().description ?? '');
+
+suite('memory stores in the editor', () => {
+  let ctx: TestContext;
+  let realUi: TestContext['ui'];
+  let emulator: TestEmulator;
+  let client: OpenApiClient;
+  let connection: Connection;
+
+  const answer = () => {
+    const ui = new ScriptedUi();
+    ctx.ui = ui;
+    return ui;
+  };
+
+  /** The Memory Stores group's child (Sorted Maps or Queues) of a universe of the test connection. */
+  async function kindNode(universeId: number, title: 'Sorted Maps' | 'Queues'): Promise<TreeNode> {
+    const root = (await ctx.tree.getChildren()).find((n) => label(n) === NAME);
+    assert.ok(root, 'the test connection is not in the tree');
+    const universe = (await ctx.tree.getChildren(root)).find((n) => n.id.endsWith(`/u:${universeId}`));
+    assert.ok(universe, `universe ${universeId} is not in the tree`);
+    const group = (await ctx.tree.getChildren(universe)).find((n) => label(n) === 'Memory Stores');
+    assert.ok(group, 'no Memory Stores group');
+    const node = (await ctx.tree.getChildren(group)).find((n) => label(n) === title);
+    assert.ok(node, `no ${title} under Memory Stores`);
+    return node;
+  }
+
+  async function mapNode(universeId: number, map: string): Promise<SortedMapNode> {
+    const maps = await kindNode(universeId, 'Sorted Maps');
+    const node = (await ctx.tree.getChildren(maps)).find((n) => label(n) === map);
+    assert.ok(node && kind(node).startsWith('memory.sortedMap'), `sorted map ${map} is not listed`);
+    return node as SortedMapNode;
+  }
+
+  async function itemNodes(universeId: number, map: string): Promise<SortedMapItemNode[]> {
+    const node = await mapNode(universeId, map);
+    ctx.tree.refresh(node);
+    return (await ctx.tree.getChildren(node)).filter((n) =>
+      kind(n).startsWith('memory.mapItem'),
+    ) as SortedMapItemNode[];
+  }
+
+  async function addMap(universeId: number, map: string): Promise<void> {
+    answer().on('input', /^Add Sorted Map by Name/, map);
+    await vscode.commands.executeCommand('universeExplorer.addSortedMap', await kindNode(universeId, 'Sorted Maps'));
+  }
+
+  async function openItem(universeId: number, map: string, key: string): Promise<vscode.TextEditor> {
+    const node = (await itemNodes(universeId, map)).find((n) => label(n) === key);
+    assert.ok(node, `item ${key} is not listed`);
+    const command = node.item().command!;
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    return until('the item open', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith(`/${map}/${key}.json`)),
+    );
+  }
+
+  const put = (map: string, key: string, value: unknown, sortKey?: number | string, ttlSeconds = DAY) =>
+    client.sortedMaps.updateItem({ universeId: U, mapName: map, key, value, sortKey, ttlSeconds, allowMissing: true });
+
+  suiteSetup(async () => {
+    ctx = (await extensionApi()).testing.ctx;
+    realUi = ctx.ui;
+    emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }], flushDelayMs: 300 });
+    client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
+    connection = await ctx.connections.add(
+      {
+        name: NAME,
+        baseUrl: emulator.url,
+        entryHeaderPrefix: 'platform',
+        universes: [
+          { id: U, name: 'Memory Game' },
+          { id: LOCKED, name: 'Locked Game', readOnly: true },
+        ],
+      },
+      KEY,
+    );
+  });
+
+  teardown(async () => {
+    ctx.ui = realUi;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  suiteTeardown(async () => {
+    await ctx.connections.remove(connection.id);
+    await client.close();
+    await emulator.close();
+  });
+
+  test('memory: a sorted map added by name lists its items in map order, with sort key and expiry', async () => {
+    const maps = await kindNode(U, 'Sorted Maps');
+    const empty = await ctx.tree.getChildren(maps);
+    assert.equal(label(empty[0]), 'No sorted maps yet: add one by name…');
+    assert.match(String(maps.item().tooltip), /cannot list/);
+    await put('Servers', 'b-none', { n: 1 });
+    await put('Servers', 'a-text', { n: 2 }, 'zeta');
+    await put('Servers', 'c-high', { n: 3 }, 20);
+    await put('Servers', 'd-low', { n: 4 }, 3, 240);
+    await addMap(U, 'Servers');
+    const items = await itemNodes(U, 'Servers');
+    assert.deepEqual(
+      items.map((n) => label(n)),
+      ['d-low', 'c-high', 'a-text', 'b-none'],
+    );
+    assert.match(description(items[0]), /^sort key 3 · expires in [34]m/);
+    assert.match(description(items[2]), /^sort key "zeta" · expires in 1d|^sort key "zeta" · expires in 2[34]h/);
+    assert.match(description(items[3]), /^expires in /);
+    // Remembered per universe: the read-only universe does not list it.
+    const locked = await ctx.tree.getChildren(await kindNode(LOCKED, 'Sorted Maps'));
+    assert.equal(label(locked[0]), 'No sorted maps yet: add one by name…');
+  });
+
+  test('memory: an item opened, edited and saved keeps its sort key and expiry', async () => {
+    await put('Edits', 'player', { coins: 1 }, 7, 600);
+    await addMap(U, 'Edits');
+    const before = await client.sortedMaps.getItem({ universeId: U, mapName: 'Edits', key: 'player' });
+    const editor = await openItem(U, 'Edits', 'player');
+    assert.deepEqual(JSON.parse(editor.document.getText()), { coins: 1 });
+    assert.equal(editor.document.languageId, 'universe-memory-item');
+    await replaceText(editor, '{ "coins": 5 }\n');
+    answer();
+    assert.equal(await editor.document.save(), true);
+    const after = await client.sortedMaps.getItem({ universeId: U, mapName: 'Edits', key: 'player' });
+    assert.deepEqual(after.value, { coins: 5 });
+    assert.equal(after.sortKey, 7);
+    assert.notEqual(after.etag, before.etag);
+    const drift = Math.abs(Date.parse(after.expireTime!) - Date.parse(before.expireTime!));
+    assert.ok(drift < 5000, `the expiry moved by ${drift} ms`);
+  });
+
+  test('memory: another writer changed the item: Cancel keeps the typed text, Overwrite writes it', async () => {
+    await put('Conflicts', 'host', { id: 1 }, 1);
+    await addMap(U, 'Conflicts');
+    const editor = await openItem(U, 'Conflicts', 'host');
+    await replaceText(editor, '{ "id": 2 }\n');
+    await put('Conflicts', 'host', { id: 99 }, 4);
+    let ui = answer();
+    assert.equal(await editor.document.save(), false);
+    assert.deepEqual(ui.messages('warn'), ['"host" (sorted map Conflicts) changed since you opened it.']);
+    assert.equal(editor.document.isDirty, true);
+    assert.deepEqual(JSON.parse(editor.document.getText()), { id: 2 });
+    let current = await client.sortedMaps.getItem({ universeId: U, mapName: 'Conflicts', key: 'host' });
+    assert.deepEqual(current.value, { id: 99 });
+    ui = answer().on('warn', /changed since you opened it/, 'Overwrite');
+    assert.equal(await editor.document.save(), true);
+    current = await client.sortedMaps.getItem({ universeId: U, mapName: 'Conflicts', key: 'host' });
+    assert.deepEqual(current.value, { id: 2 });
+    assert.equal(current.sortKey, 4, "Overwrite keeps the service's sort key");
+    assert.equal(ui.messages('warn').length, 1);
+  });
+
+  test('memory: an item deleted meanwhile offers Create Again', async () => {
+    await put('Gone', 'ticket', { seat: 1 }, 'a');
+    await addMap(U, 'Gone');
+    const editor = await openItem(U, 'Gone', 'ticket');
+    await replaceText(editor, '{ "seat": 2 }\n');
+    await client.sortedMaps.deleteItem({ universeId: U, mapName: 'Gone', key: 'ticket' });
+    const ui = answer().on('warn', /expired or was deleted since you opened it/, 'Create Again');
+    assert.equal(await editor.document.save(), true);
+    assert.equal(ui.messages('warn').length, 1);
+    const made = await client.sortedMaps.getItem({ universeId: U, mapName: 'Gone', key: 'ticket' });
+    assert.deepEqual(made.value, { seat: 2 });
+    assert.equal(made.sortKey, 'a');
+  });
+
+  test('memory: New Item, Edit Expiration and Sort Key, Copy Id and Delete from the tree', async () => {
+    await addMap(U, 'Made');
+    answer()
+      .on('input', /^New Item in Made/, 'fresh')
+      .on('input', /^Value of fresh/, '{"ok":true}')
+      .on('input', /^Time to live of fresh/, '90m')
+      .on('input', /^Sort key of fresh/, '12');
+    await vscode.commands.executeCommand('universeExplorer.newMapItem', await mapNode(U, 'Made'));
+    let made = await client.sortedMaps.getItem({ universeId: U, mapName: 'Made', key: 'fresh' });
+    assert.deepEqual([made.value, made.sortKey], [{ ok: true }, 12]);
+    let [node] = await itemNodes(U, 'Made');
+    assert.match(description(node), /^sort key 12 · expires in (1h 30m|1h 29m)/);
+    answer()
+      .on('input', /^Time to live of fresh/, '2d')
+      .on('input', /^Sort key of fresh/, '"12"');
+    await vscode.commands.executeCommand('universeExplorer.editMapItemExpiration', node);
+    made = await client.sortedMaps.getItem({ universeId: U, mapName: 'Made', key: 'fresh' });
+    assert.deepEqual([made.value, made.sortKey], [{ ok: true }, '12']);
+    [node] = await itemNodes(U, 'Made');
+    assert.match(description(node), /^sort key "12" · expires in (2d|1d 23h)/);
+    const ui = answer();
+    await vscode.commands.executeCommand('universeExplorer.copyMapItemId', node);
+    assert.deepEqual(ui.copied, ['fresh']);
+    answer().on('warn', /^Delete "fresh" \(sorted map Made\)\?/, 'Delete');
+    await vscode.commands.executeCommand('universeExplorer.deleteMapItem', node);
+    await assert.rejects(client.sortedMaps.getItem({ universeId: U, mapName: 'Made', key: 'fresh' }), /not found/i);
+  });
+
+  test('memory: a read-only universe refuses writes before asking the service', async () => {
+    await client.sortedMaps.updateItem({
+      universeId: LOCKED,
+      mapName: 'Frozen',
+      key: 'k',
+      value: 1,
+      ttlSeconds: DAY,
+      allowMissing: true,
+    });
+    answer().on('input', /^Add Sorted Map by Name/, 'Frozen');
+    await vscode.commands.executeCommand('universeExplorer.addSortedMap', await kindNode(LOCKED, 'Sorted Maps'));
+    const [node] = await itemNodes(LOCKED, 'Frozen');
+    assert.equal(kind(node), 'memory.mapItem.readOnly');
+    const ui = answer().on('warn', /^Delete/, 'Delete');
+    await vscode.commands.executeCommand('universeExplorer.deleteMapItem', node);
+    assert.match(ui.messages('error')[0] ?? '', /^Failed to delete the item: .*read-only/);
+    const editor = await openItem(LOCKED, 'Frozen', 'k');
+    await replaceText(editor, '2\n').catch(() => undefined);
+    answer();
+    await editor.document.save();
+    const still = await client.sortedMaps.getItem({ universeId: LOCKED, mapName: 'Frozen', key: 'k' });
+    assert.equal(still.value, 1);
+  });
+});
