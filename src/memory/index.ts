@@ -10,6 +10,8 @@ import type { Ui } from '../core/ui';
 import type { MemoryCommand } from './commands/context';
 import { copyMapItemId, deleteMapItem, editMapItemExpiration, newMapItem } from './commands/mapItems';
 import { addQueue, addSortedMap, forgetMemoryName } from './commands/names';
+import { addQueueItem, readQueueItems, showHeldQueueItems } from './commands/queues';
+import { HeldReads, heldScheme } from './held';
 import { ItemFiles } from './itemFiles';
 import { itemScheme, theirsScheme } from './itemUris';
 import { MemoryModel } from './model';
@@ -24,6 +26,9 @@ const commands: readonly MemoryCommand[] = [
   editMapItemExpiration,
   deleteMapItem,
   copyMapItemId,
+  addQueueItem,
+  readQueueItems,
+  showHeldQueueItems,
 ];
 
 export function activateMemory(deps: {
@@ -36,14 +41,17 @@ export function activateMemory(deps: {
   const { connections, ui, log, tree } = deps;
   const model = new MemoryModel(connections, deps.names);
   const files = new ItemFiles(model, ui, log);
+  const held = new HeldReads();
   tree.addGroup((universe) => new MemoryGroupNode(model, universe));
   const disposables: vscode.Disposable[] = [
     model,
     files,
     vscode.workspace.registerFileSystemProvider(itemScheme, files, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(theirsScheme, files),
+    held,
+    vscode.workspace.registerTextDocumentContentProvider(heldScheme, held),
     followModel(model, tree),
-    ...registerCommands({ ui, log, model, connections }, commands),
+    ...registerCommands({ ui, log, model, connections, held }, commands),
   ];
   return { model, disposables };
 }

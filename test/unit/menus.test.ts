@@ -294,7 +294,10 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   'memory.sortedMap.readOnly': { menu: ['forgetMemoryName', 'refresh'], inline: ['refresh'] },
   'memory.mapItem': { menu: ['copyMapItemId', 'deleteMapItem', 'editMapItemExpiration'], inline: [] },
   'memory.mapItem.readOnly': { menu: ['copyMapItemId'], inline: [] },
-  'memory.queue': { menu: ['forgetMemoryName'], inline: [] },
+  'memory.queue': {
+    menu: ['addQueueItem', 'forgetMemoryName', 'readQueueItems'],
+    inline: ['addQueueItem', 'readQueueItems'],
+  },
   'memory.queue.readOnly': { menu: ['forgetMemoryName'], inline: [] },
   restrictions: {
     menu: ['banUser', 'lookUpUser', 'refresh', 'showPlace', 'showRestrictionLog'],

@@ -75,6 +75,24 @@ suite('memory stores in the editor', () => {
     );
   }
 
+  async function queueNode(universeId: number, queue: string): Promise<TreeNode> {
+    answer().on('input', /^Add Queue by Name/, queue);
+    const queues = await kindNode(universeId, 'Queues');
+    await vscode.commands.executeCommand('universeExplorer.addQueue', queues);
+    const node = (await ctx.tree.getChildren(queues)).find((n) => label(n) === queue);
+    assert.ok(node && kind(node).startsWith('memory.queue'), `queue ${queue} is not listed`);
+    return node;
+  }
+
+  /** What a plain read of the queue sees now (hidden for a second, then let go by moving the clock). */
+  async function visible(universeId: number, queueName: string): Promise<unknown[]> {
+    const read = await client.queues.readItems({ universeId, queueName, count: 200, invisibilitySeconds: 1 });
+    await emulator.advanceClock(2000);
+    return read.items.map((i) => i.data);
+  }
+
+  const reads = async () => (await emulator.requests({ method: 'GET' })).filter((r) => r.path.endsWith(':read'));
+
   const put = (map: string, key: string, value: unknown, sortKey?: number | string, ttlSeconds = DAY) =>
     client.sortedMaps.updateItem({ universeId: U, mapName: map, key, value, sortKey, ttlSeconds, allowMissing: true });
 
@@ -212,6 +230,60 @@ suite('memory stores in the editor', () => {
     await assert.rejects(client.sortedMaps.getItem({ universeId: U, mapName: 'Made', key: 'fresh' }), /not found/i);
   });
 
+  test('memory: a queue item added, read and held after the warning, then discarded: gone for good', async () => {
+    const queue = await queueNode(U, 'Work');
+    let ui = answer()
+      .on('input', /^Add Item to Work/, '{"job":"a"}')
+      .on('input', /^Priority of the item/, '5')
+      .on('input', /^Time to live of the item/, '1h');
+    await vscode.commands.executeCommand('universeExplorer.addQueueItem', queue);
+    assert.deepEqual(ui.messages('info'), ['Added an item to queue Work (priority 5, expires in 1h).']);
+    await client.queues.addItem({ universeId: U, queueName: 'Work', data: { job: 'b' }, ttlSeconds: 3600 });
+    ui = answer()
+      .on('warn', /^Read and hold items of queue Work\?/, 'Continue')
+      .on('input', /^How many items to read from Work/, '1')
+      .on('input', /^How long to hold them/, '60')
+      .on('info', /^Holding 1 item of queue Work until/, 'Discard');
+    await vscode.commands.executeCommand('universeExplorer.readQueueItems', queue);
+    assert.equal(ui.prompts[0].kind, 'warn', 'the warning comes before anything is asked or read');
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'universe-memory-held');
+    assert.ok(doc, 'the held items are not shown');
+    assert.deepEqual(
+      (JSON.parse(doc.getText()) as { items: { data: unknown }[] }).items.map((i) => i.data),
+      [{ job: 'a' }],
+    );
+    assert.deepEqual(ui.messages('info').slice(-1), ['Discarded 1 item of queue Work: they are gone for good.']);
+    await emulator.advanceClock(61_000);
+    assert.deepEqual(await visible(U, 'Work'), [{ job: 'b' }]);
+  });
+
+  test('memory: a queue read let go comes back when the window ends; a declined warning reads nothing', async () => {
+    await client.queues.addItem({ universeId: U, queueName: 'Later', data: { job: 'c' }, ttlSeconds: 3600 });
+    const queue = await queueNode(U, 'Later');
+    const before = (await reads()).length;
+    let ui = answer();
+    await vscode.commands.executeCommand('universeExplorer.readQueueItems', queue);
+    assert.deepEqual(
+      ui.prompts.map((p) => p.kind),
+      ['warn'],
+    );
+    assert.equal((await reads()).length, before, 'declining the warning read the queue');
+    ui = answer()
+      .on('warn', /^Read and hold items of queue Later\?/, 'Continue')
+      .on('input', /^How many items to read from Later/, '5')
+      .on('input', /^How long to hold them/, '30')
+      .on('info', /^Holding 1 item of queue Later until/, 'Let Go');
+    await vscode.commands.executeCommand('universeExplorer.readQueueItems', queue);
+    assert.deepEqual(ui.messages('info').slice(-1), [
+      'Let go of 1 item of queue Later: they come back when the window ends.',
+    ]);
+    assert.equal((await reads()).length, before + 1, 'the read was not sent once');
+    const hidden = await client.queues.readItems({ universeId: U, queueName: 'Later', count: 5 });
+    assert.deepEqual(hidden.items, [], 'the held item is visible to other readers');
+    await emulator.advanceClock(31_000);
+    assert.deepEqual(await visible(U, 'Later'), [{ job: 'c' }]);
+  });
+
   test('memory: a read-only universe refuses writes before asking the service', async () => {
     await client.sortedMaps.updateItem({
       universeId: LOCKED,
@@ -234,5 +306,15 @@ suite('memory stores in the editor', () => {
     await editor.document.save();
     const still = await client.sortedMaps.getItem({ universeId: LOCKED, mapName: 'Frozen', key: 'k' });
     assert.equal(still.value, 1);
+    const queue = await queueNode(LOCKED, 'FrozenJobs');
+    const before = (await reads()).length;
+    const refused = answer();
+    await vscode.commands.executeCommand('universeExplorer.readQueueItems', queue);
+    assert.deepEqual(
+      refused.prompts.map((p) => p.kind),
+      ['error'],
+    );
+    assert.match(refused.messages('error')[0], /^Failed to read the queue: .*read-only/);
+    assert.equal((await reads()).length, before);
   });
 });
