@@ -8,6 +8,7 @@ import type { RememberedNames } from '../core/rememberedNames';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import type { MemoryCommand } from './commands/context';
+import { flushMemoryStores } from './commands/flush';
 import { copyMapItemId, deleteMapItem, editMapItemExpiration, newMapItem } from './commands/mapItems';
 import { addQueue, addSortedMap, forgetMemoryName } from './commands/names';
 import { addQueueItem, readQueueItems, showHeldQueueItems } from './commands/queues';
@@ -29,6 +30,7 @@ const commands: readonly MemoryCommand[] = [
   addQueueItem,
   readQueueItems,
   showHeldQueueItems,
+  flushMemoryStores,
 ];
 
 export function activateMemory(deps: {

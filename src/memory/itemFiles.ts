@@ -14,7 +14,7 @@ import { timeOfDay } from '../core/time';
 import { isReadOnly, readOnlyReason } from '../core/universe';
 import type { Ui } from '../core/ui';
 import { describeItem, itemAddressOf, itemScheme, itemUri, theirsScheme, type ItemAddress } from './itemUris';
-import type { MemoryModel } from './model';
+import { MemoryModel } from './model';
 import { clampTtl, parseValue, secondsLeft } from './values';
 
 /** What a document's edit is based on: the etag read, the sort key, and the life left when it was read. */
@@ -74,7 +74,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
       for (const doc of vscode.workspace.textDocuments) {
         if (doc.uri.scheme !== itemScheme || doc.isDirty) continue;
         const a = itemAddressOf(doc.uri);
-        if (change.map === undefined || change.map === a.mapName) void this.refresh(doc.uri, a);
+        if (MemoryModel.touches(change, a, a.mapName)) void this.refresh(doc.uri, a);
       }
     });
   }

@@ -286,7 +286,7 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   'asset.pending': { menu: ['checkPendingUploads', 'forgetPendingUpload'], inline: ['checkPendingUploads'] },
   assetVersion: { menu: ['rollbackAsset'], inline: [] },
   'assetVersion.current': { menu: [], inline: [] },
-  memoryStores: { menu: ['refresh'], inline: ['refresh'] },
+  memoryStores: { menu: ['flushMemoryStores', 'refresh'], inline: ['refresh'] },
   'memoryStores.readOnly': { menu: ['refresh'], inline: ['refresh'] },
   'memory.sortedMaps': { menu: ['addSortedMap', 'refresh'], inline: ['addSortedMap', 'refresh'] },
   'memory.queues': { menu: ['addQueue', 'refresh'], inline: ['addQueue', 'refresh'] },

@@ -32,14 +32,19 @@ suite('memory stores in the editor', () => {
     return ui;
   };
 
-  /** The Memory Stores group's child (Sorted Maps or Queues) of a universe of the test connection. */
-  async function kindNode(universeId: number, title: 'Sorted Maps' | 'Queues'): Promise<TreeNode> {
+  async function groupNode(universeId: number): Promise<TreeNode> {
     const root = (await ctx.tree.getChildren()).find((n) => label(n) === NAME);
     assert.ok(root, 'the test connection is not in the tree');
     const universe = (await ctx.tree.getChildren(root)).find((n) => n.id.endsWith(`/u:${universeId}`));
     assert.ok(universe, `universe ${universeId} is not in the tree`);
     const group = (await ctx.tree.getChildren(universe)).find((n) => label(n) === 'Memory Stores');
     assert.ok(group, 'no Memory Stores group');
+    return group;
+  }
+
+  /** The Memory Stores group's child (Sorted Maps or Queues) of a universe of the test connection. */
+  async function kindNode(universeId: number, title: 'Sorted Maps' | 'Queues'): Promise<TreeNode> {
+    const group = await groupNode(universeId);
     const node = (await ctx.tree.getChildren(group)).find((n) => label(n) === title);
     assert.ok(node, `no ${title} under Memory Stores`);
     return node;
@@ -99,7 +104,7 @@ suite('memory stores in the editor', () => {
   suiteSetup(async () => {
     ctx = (await extensionApi()).testing.ctx;
     realUi = ctx.ui;
-    emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }], flushDelayMs: 300 });
+    emulator = await TestEmulator.start({ apiKeys: [{ key: KEY }], flushDelayMs: 60_000 });
     client = new OpenApiClient({ baseUrl: emulator.url, apiKey: KEY });
     connection = await ctx.connections.add(
       {
@@ -282,6 +287,49 @@ suite('memory stores in the editor', () => {
     assert.deepEqual(hidden.items, [], 'the held item is visible to other readers');
     await emulator.advanceClock(31_000);
     assert.deepEqual(await visible(U, 'Later'), [{ job: 'c' }]);
+  });
+
+  const flushes = async () =>
+    (await emulator.requests({ method: 'POST' })).filter((r) => r.path.endsWith('memory-store:flush')).length;
+  const lobby = () => client.sortedMaps.getItem({ universeId: U, mapName: 'Flushed', key: 'x' });
+
+  test('memory: flush refused on a wrong name, then confirmed with the typed name, followed to its end', async () => {
+    await put('Flushed', 'x', 1);
+    const before = await flushes();
+    let ui = answer()
+      .on('warn', /^Flush every memory store of "Memory Game"/, 'Flush…')
+      .on('input', /^Flush Memory Stores/, 'Memory Gam');
+    await vscode.commands.executeCommand('universeExplorer.flushMemoryStores', await groupNode(U));
+    assert.match(ui.messages('error')[0] ?? '', /refused: "Type Memory Game to confirm, or press Escape\."/);
+    assert.equal(await flushes(), before, 'a wrong name flushed');
+    assert.equal((await lobby()).value, 1);
+    ui = answer()
+      .on('warn', /^Flush every memory store of "Memory Game"/, 'Flush…')
+      .on('input', /^Flush Memory Stores/, 'Memory Game');
+    // The flush takes a minute of the emulator's clock: moved on once the flush has started (its first report).
+    ui.progress = (_title, task) => task(new AbortController().signal, () => void emulator.advanceClock(61_000));
+    await vscode.commands.executeCommand('universeExplorer.flushMemoryStores', await groupNode(U));
+    assert.deepEqual(ui.messages('error'), []);
+    assert.match(ui.messages('info')[0] ?? '', /^Flushed the memory stores of "Memory Game"/);
+    assert.equal(await flushes(), before + 1);
+    await assert.rejects(lobby(), /not found/i);
+  });
+
+  test('memory: Cancel while a flush is followed stops following, and the flush still happens', async () => {
+    await put('Flushed', 'x', 2);
+    const ui = answer()
+      .on('warn', /^Flush every memory store/, 'Flush…')
+      .on('input', /^Flush Memory Stores/, 'Memory Game');
+    // Cancel as soon as the flush has started (its first report), before its operation is done.
+    ui.progress = (_title, task) => {
+      const cancel = new AbortController();
+      return task(cancel.signal, () => cancel.abort());
+    };
+    await vscode.commands.executeCommand('universeExplorer.flushMemoryStores', await groupNode(U));
+    assert.match(ui.messages('info')[0] ?? '', /^Stopped following the flush of .*; the flush itself goes on/);
+    assert.equal((await lobby()).value, 2, 'the flush was done before the cancel');
+    await emulator.advanceClock(61_000);
+    await assert.rejects(lobby(), /not found/i);
   });
 
   test('memory: a read-only universe refuses writes before asking the service', async () => {
