@@ -122,7 +122,13 @@ suite('memory stores in the editor', () => {
 
   teardown(async () => {
     ctx.ui = realUi;
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const key of ['autoSave', 'autoSaveDelay'])
+      await vscode.workspace.getConfiguration('files').update(key, undefined, vscode.ConfigurationTarget.Global);
   });
 
   suiteTeardown(async () => {
@@ -191,6 +197,34 @@ suite('memory stores in the editor', () => {
     assert.deepEqual(current.value, { id: 2 });
     assert.equal(current.sortKey, 4, "Overwrite keeps the service's sort key");
     assert.equal(ui.messages('warn').length, 1);
+  });
+
+  test('memory: with auto-save on, typing never writes nor asks; the explicit save asks once', async () => {
+    await put('Typed', 'draft', { v: 1 });
+    await addMap(U, 'Typed');
+    const files = () => vscode.workspace.getConfiguration('files');
+    await files().update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await files().update('autoSaveDelay', 100, vscode.ConfigurationTarget.Global);
+    const editor = await openItem(U, 'Typed', 'draft');
+    // The item language turns VS Code's auto-save off (package.json), whatever the user's setting.
+    assert.equal(vscode.workspace.getConfiguration('files', editor.document).get('autoSave'), 'off');
+    await put('Typed', 'draft', { v: 'theirs' });
+    const writes = async () => (await emulator.requests({ method: 'PATCH' })).length;
+    const before = await writes();
+    const ui = answer();
+    await replaceText(editor, '{ "v": ');
+    await new Promise((r) => setTimeout(r, 600));
+    await replaceText(editor, '{ "v": 2 }\n');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(await writes(), before, 'auto-save wrote the item');
+    assert.equal(editor.document.isDirty, true);
+    assert.deepEqual(ui.prompts, [], 'a prompt while typing');
+    ui.on('warn', /changed since you opened it/, 'Overwrite');
+    assert.equal(await editor.document.save(), true);
+    assert.equal(ui.prompts.length, 1);
+    assert.deepEqual((await client.sortedMaps.getItem({ universeId: U, mapName: 'Typed', key: 'draft' })).value, {
+      v: 2,
+    });
   });
 
   test('memory: an item deleted meanwhile offers Create Again', async () => {
