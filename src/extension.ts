@@ -26,6 +26,7 @@ import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
 import { activateMemory } from './memory';
+import type { HeldReads } from './memory/held';
 import type { MemoryModel } from './memory/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
@@ -69,6 +70,8 @@ export interface TestContext {
   queryFollower: IndexFollower;
   assets: AssetsModel;
   memory: MemoryModel;
+  /** The queue reads held (Read and Hold), until their windows end. */
+  memoryHeld: HeldReads;
   sandbox: Sandbox;
   status: StatusBar;
   /** The production and read-only marks on entry tabs and the production status bar item. */
@@ -230,6 +233,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     agents: { opened: agents.opened, mcpServers: agents.mcpServers },
     assets: assets.model,
     memory: memory.model,
+    memoryHeld: memory.held,
     sandbox: sandbox.sandbox,
     status,
     marks,

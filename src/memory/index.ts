@@ -55,5 +55,5 @@ export function activateMemory(deps: {
     followModel(model, tree),
     ...registerCommands({ ui, log, model, connections, held }, commands),
   ];
-  return { model, disposables };
+  return { model, held, disposables };
 }

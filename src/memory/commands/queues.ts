@@ -145,7 +145,7 @@ async function offer(ctx: MemoryContext, held: HeldRead): Promise<void> {
   );
   if (choice === letGo) {
     ctx.held.release(held);
-    void ctx.ui.info(t`Let go of ${describeHeld(held)}: they come back when the window ends.`);
+    void ctx.ui.info(t`Let go of ${describeHeld(held)}; back in the queue when the window ends.`);
     return;
   }
   if (choice !== discard) throw new UserCancelled();
@@ -154,10 +154,10 @@ async function offer(ctx: MemoryContext, held: HeldRead): Promise<void> {
   ctx.held.release(held);
   if (ended) {
     void ctx.ui.warn(
-      t`The window had ended, so the service ignored the discard: ${describeHeld(held)} are back in the queue.`,
+      t`The window had ended, so the service ignored the discard: what was read from queue ${held.queueName} is back in the queue.`,
       {},
     );
     return;
   }
-  void ctx.ui.info(t`Discarded ${describeHeld(held)}: they are gone for good.`);
+  void ctx.ui.info(t`Discarded ${describeHeld(held)}; gone for good.`);
 }

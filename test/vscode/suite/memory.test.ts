@@ -158,6 +158,12 @@ suite('memory stores in the editor', () => {
     // Remembered per universe: the read-only universe does not list it.
     const locked = await ctx.tree.getChildren(await kindNode(LOCKED, 'Sorted Maps'));
     assert.equal(label(locked[0]), 'No sorted maps yet: add one by name…');
+    // Forget drops the name here only: the service keeps the map.
+    answer();
+    await vscode.commands.executeCommand('universeExplorer.forgetMemoryName', await mapNode(U, 'Servers'));
+    const names = (await ctx.tree.getChildren(await kindNode(U, 'Sorted Maps'))).map((n) => label(n));
+    assert.ok(!names.includes('Servers'), `still listed: ${names.join(', ')}`);
+    assert.equal((await client.sortedMaps.getItem({ universeId: U, mapName: 'Servers', key: 'c-high' })).sortKey, 20);
   });
 
   test('memory: an item opened, edited and saved keeps its sort key and expiry', async () => {
@@ -291,7 +297,7 @@ suite('memory stores in the editor', () => {
       (JSON.parse(doc.getText()) as { items: { data: unknown }[] }).items.map((i) => i.data),
       [{ job: 'a' }],
     );
-    assert.deepEqual(ui.messages('info').slice(-1), ['Discarded 1 item of queue Work: they are gone for good.']);
+    assert.deepEqual(ui.messages('info').slice(-1), ['Discarded 1 item of queue Work; gone for good.']);
     await emulator.advanceClock(61_000);
     assert.deepEqual(await visible(U, 'Work'), [{ job: 'b' }]);
   });
@@ -314,13 +320,37 @@ suite('memory stores in the editor', () => {
       .on('info', /^Holding 1 item of queue Later until/, 'Let Go');
     await vscode.commands.executeCommand('universeExplorer.readQueueItems', queue);
     assert.deepEqual(ui.messages('info').slice(-1), [
-      'Let go of 1 item of queue Later: they come back when the window ends.',
+      'Let go of 1 item of queue Later; back in the queue when the window ends.',
     ]);
     assert.equal((await reads()).length, before + 1, 'the read was not sent once');
     const hidden = await client.queues.readItems({ universeId: U, queueName: 'Later', count: 5 });
     assert.deepEqual(hidden.items, [], 'the held item is visible to other readers');
     await emulator.advanceClock(31_000);
     assert.deepEqual(await visible(U, 'Later'), [{ job: 'c' }]);
+  });
+
+  test('memory: Discard after the window ended says the service ignored it, and the items are back', async () => {
+    await client.queues.addItem({ universeId: U, queueName: 'Late', data: { job: 'd' }, ttlSeconds: 3600 });
+    const queue = await queueNode(U, 'Late');
+    const ui = answer()
+      .on('warn', /^Read and hold items of queue Late\?/, 'Continue')
+      .on('input', /^How many items to read from Late/, '1')
+      .on('input', /^How long to hold them/, '1');
+    // Discard is answered only once the window has ended, on this machine's clock and on the emulator's.
+    const info = ui.info.bind(ui);
+    ui.info = async (message: string) => {
+      if (!message.startsWith('Holding')) return info(message);
+      const held = ctx.memoryHeld.list().find((h) => h.queueName === 'Late');
+      assert.ok(held, 'the read is not held');
+      await until('the window to end', () => Date.now() >= held.until, 5000);
+      await emulator.advanceClock(2000);
+      return 'Discard';
+    };
+    await vscode.commands.executeCommand('universeExplorer.readQueueItems', queue);
+    assert.deepEqual(ui.messages('warn').slice(-1), [
+      'The window had ended, so the service ignored the discard: what was read from queue Late is back in the queue.',
+    ]);
+    assert.deepEqual(await visible(U, 'Late'), [{ job: 'd' }]);
   });
 
   const flushes = async () =>
