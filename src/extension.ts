@@ -27,6 +27,7 @@ import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
 import { activateMemory } from './memory';
 import type { HeldReads } from './memory/held';
+import { memoryKeys } from './memory/keys';
 import type { MemoryModel } from './memory/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
@@ -188,7 +189,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   };
   introduceDemo();
   const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
-  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys };
+  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys, ...memoryKeys };
   context.subscriptions.push(
     log,
     connections,

@@ -58,6 +58,9 @@ const notSaved = (message: string) => vscode.FileSystemError.Unavailable(t`Not s
 export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
+  private readonly theirsChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** The comparison side is read again when a later conflict compares anew. */
+  readonly onDidChange = this.theirsChanged.event;
   private readonly shown = new Map<string, Shown>();
   private readonly bases = new Map<string, Base>();
   /** The service's side of each comparison a conflict opened. */
@@ -171,6 +174,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
     if (choice === compare) {
       const theirsUri = itemUri(a, theirsScheme);
       this.theirs.set(theirsUri.toString(), new TextDecoder().decode(itemText(theirs.value)));
+      this.theirsChanged.fire(theirsUri);
       const title = t`${a.key}.json (the service's) ↔ ${a.key}.json (yours, not saved)`;
       await vscode.commands.executeCommand('vscode.diff', theirsUri, uri, title);
       throw notSaved(t`${describeItem(a)} changed since you opened it: compare, then save again to overwrite.`);
@@ -242,5 +246,6 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
   dispose(): void {
     this.following.dispose();
     this.changed.dispose();
+    this.theirsChanged.dispose();
   }
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { assetsKeys } from '../../src/assets/keys';
 import { dataStoresKeys } from '../../src/datastores/keys';
+import { memoryKeys } from '../../src/memory/keys';
 import { restrictionsKeys } from '../../src/restrictions/keys';
 
 interface MenuItem {
@@ -343,7 +344,7 @@ describe('tree menus', () => {
   }
 
   it("Delete and Enter run a command the row's own menu offers (so no key reaches what the menu hides)", () => {
-    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys };
+    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys, ...memoryKeys };
     assert.ok(keys.entry?.delete && keys.asset?.delete && keys['restriction.active']?.delete);
     for (const [viewItem, key] of Object.entries(keys)) {
       assert.ok(expected[viewItem], `no row in the table for context value ${viewItem}`);

@@ -184,7 +184,7 @@ suite('memory stores in the editor', () => {
     assert.ok(drift < 5000, `the expiry moved by ${drift} ms`);
   });
 
-  test('memory: another writer changed the item: Cancel keeps the typed text, Overwrite writes it', async () => {
+  test('memory: another writer changed the item: Cancel keeps the typed text, Compare shows theirs, Overwrite writes it', async () => {
     await put('Conflicts', 'host', { id: 1 }, 1);
     await addMap(U, 'Conflicts');
     const editor = await openItem(U, 'Conflicts', 'host');
@@ -197,6 +197,17 @@ suite('memory stores in the editor', () => {
     assert.deepEqual(JSON.parse(editor.document.getText()), { id: 2 });
     let current = await client.sortedMaps.getItem({ universeId: U, mapName: 'Conflicts', key: 'host' });
     assert.deepEqual(current.value, { id: 99 });
+    answer().on('warn', /changed since you opened it/, 'Compare');
+    assert.equal(await editor.document.save(), false);
+    const diff = await until('the comparison', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .map((tab) => tab.input)
+        .find((input) => input instanceof vscode.TabInputTextDiff),
+    );
+    const theirs = await vscode.workspace.openTextDocument(diff.original);
+    assert.deepEqual(JSON.parse(theirs.getText()), { id: 99 });
+    assert.equal(diff.modified.toString(), editor.document.uri.toString());
     ui = answer().on('warn', /changed since you opened it/, 'Overwrite');
     assert.equal(await editor.document.save(), true);
     current = await client.sortedMaps.getItem({ universeId: U, mapName: 'Conflicts', key: 'host' });
