@@ -166,6 +166,41 @@ suite('memory stores in the editor', () => {
     assert.equal((await client.sortedMaps.getItem({ universeId: U, mapName: 'Servers', key: 'c-high' })).sortKey, 20);
   });
 
+  test("memory: the Local Sandbox's demo universe shows Lobby in map order and Jobs", async () => {
+    const started = !ctx.connections.get('sandbox');
+    if (started) await vscode.commands.executeCommand('universeExplorer.startSandbox');
+    try {
+      const sandbox = await until('the sandbox in the tree', async () =>
+        (await ctx.tree.getChildren()).find((n) => label(n) === 'Local Sandbox'),
+      );
+      const universe = (await ctx.tree.getChildren(sandbox)).find((n) => label(n) === 'Demo Universe');
+      assert.ok(universe, 'no Demo Universe');
+      const group = (await ctx.tree.getChildren(universe)).find((n) => label(n) === 'Memory Stores');
+      assert.ok(group, 'no Memory Stores group');
+      const [maps, queues] = await ctx.tree.getChildren(group);
+      const lobby = (await ctx.tree.getChildren(maps)).find((n) => label(n) === 'Lobby');
+      assert.ok(lobby, 'Lobby is not listed');
+      assert.deepEqual(
+        (await ctx.tree.getChildren(queues)).map((n) => label(n)),
+        ['Jobs'],
+      );
+      assert.deepEqual(
+        (await ctx.tree.getChildren(lobby)).map((n) => label(n)),
+        [
+          'server-asia-1',
+          'server-eu-2',
+          'server-us-2',
+          'server-eu-1',
+          'server-us-1',
+          'server-private-1',
+          'server-maintenance',
+        ],
+      );
+    } finally {
+      if (started) await vscode.commands.executeCommand('universeExplorer.stopSandbox');
+    }
+  });
+
   test('memory: an item opened, edited and saved keeps its sort key and expiry', async () => {
     await put('Edits', 'player', { coins: 1 }, 7, 600);
     await addMap(U, 'Edits');
