@@ -93,6 +93,7 @@ suite('extension shell', () => {
       'Query Index',
       'User Restrictions',
       'Assets',
+      'Memory Stores',
     ]);
     const stores = (await ctx.tree.getChildren(kids[0])).map(label);
     assert.ok(stores.includes('PlayerData'), `demo stores: ${stores.join(', ')}`);
