@@ -25,7 +25,7 @@ import type { EntryDocuments } from './datastores/editor/documents';
 import type { DataStoresModel } from './datastores/model';
 import type { TimeMachine } from './datastores/timeMachine';
 import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
-import { activateMemory } from './memory';
+import { activateMemory, memoryProbe } from './memory';
 import type { HeldReads } from './memory/held';
 import { memoryKeys } from './memory/keys';
 import type { MemoryModel } from './memory/model';
@@ -188,7 +188,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     void memory.model.introduce(demo, 'queue', demoMemoryStores.queues);
   };
   introduceDemo();
-  const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
+  const probes = [dataStoresProbe, restrictionsProbe, assetsProbe, memoryProbe];
   const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys, ...memoryKeys };
   context.subscriptions.push(
     log,

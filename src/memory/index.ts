@@ -1,10 +1,13 @@
 // The memory stores area: the Memory Stores group of each universe (sorted maps and queues by remembered name),
 // items as JSON documents, and the commands.
 import vscode = require('vscode');
+import { NotFoundError } from '../api';
 import { registerCommands } from '../core/commands';
+import type { AreaProbe } from '../core/commands/context';
 import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
 import type { RememberedNames } from '../core/rememberedNames';
+import { t } from '../core/text';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
 import type { MemoryCommand } from './commands/context';
@@ -32,6 +35,19 @@ const commands: readonly MemoryCommand[] = [
   showHeldQueueItems,
   flushMemoryStores,
 ];
+
+/** No map is needed: a 404 for an item of a map nobody wrote proves the key may read sorted maps. */
+export const memoryProbe: AreaProbe = {
+  get area() {
+    return t`Memory stores`;
+  },
+  probe: (client, universeId, signal) =>
+    client.sortedMaps
+      .getItem({ universeId, mapName: 'universe-explorer-probe', key: 'probe' }, { signal })
+      .catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      }),
+};
 
 export function activateMemory(deps: {
   connections: Connections;

@@ -166,6 +166,19 @@ suite('memory stores in the editor', () => {
     assert.equal((await client.sortedMaps.getItem({ universeId: U, mapName: 'Servers', key: 'c-high' })).sortKey, 20);
   });
 
+  test('memory: Test Connection says the key reaches memory stores', async () => {
+    answer();
+    const root = (await ctx.tree.getChildren()).find((n) => label(n) === NAME);
+    const results = (await vscode.commands.executeCommand('universeExplorer.testConnection', root)) as {
+      area: string;
+      ok: boolean;
+      detail: string;
+    }[];
+    const memory = results.find((r) => r.area === 'Memory stores');
+    assert.ok(memory, `no Memory stores line: ${results.map((r) => r.area).join(', ')}`);
+    assert.equal(memory.ok, true, memory.detail);
+  });
+
   test("memory: the Local Sandbox's demo universe shows Lobby in map order and Jobs", async () => {
     const started = !ctx.connections.get('sandbox');
     if (started) await vscode.commands.executeCommand('universeExplorer.startSandbox');
