@@ -292,6 +292,27 @@ suite('memory stores in the editor', () => {
     });
   });
 
+  test('memory: on a production universe a save asks first; declined, nothing is written and the edit stays', async () => {
+    await put('Prod', 'cfg', { on: false });
+    await addMap(U, 'Prod');
+    await ctx.connections.setRole({ connectionId: connection.id, universeId: U }, 'production');
+    try {
+      const editor = await openItem(U, 'Prod', 'cfg');
+      await replaceText(editor, '{ "on": true }\n');
+      let ui = answer();
+      assert.equal(await editor.document.save(), false);
+      assert.deepEqual(ui.messages('warn'), ['Production: Save "cfg" (sorted map Prod)?']);
+      assert.equal(editor.document.isDirty, true);
+      const item = () => client.sortedMaps.getItem({ universeId: U, mapName: 'Prod', key: 'cfg' });
+      assert.deepEqual((await item()).value, { on: false });
+      ui = answer().on('warn', /^Production: Save/, 'Save');
+      assert.equal(await editor.document.save(), true);
+      assert.deepEqual((await item()).value, { on: true });
+    } finally {
+      await ctx.connections.setRole({ connectionId: connection.id, universeId: U }, 'development');
+    }
+  });
+
   test('memory: an item deleted meanwhile offers Create Again', async () => {
     await put('Gone', 'ticket', { seat: 1 }, 'a');
     await addMap(U, 'Gone');
