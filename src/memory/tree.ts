@@ -108,9 +108,10 @@ export class SortedMapNode implements PagedNode {
   item(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.iconPath = new vscode.ThemeIcon('list-ordered');
-    item.tooltip = [t`Sorted map ${this.name}`, t`Items in map order: numeric sort keys, then text ones, then none.`]
-      .filter(Boolean)
-      .join('\n');
+    item.tooltip = [
+      t`Sorted map ${this.name}`,
+      t`Items in map order: numeric sort keys, then text ones, then none.`,
+    ].join('\n');
     item.contextValue = this.parent.parent.parent.readOnly ? 'memory.sortedMap.readOnly' : 'memory.sortedMap';
     return item;
   }

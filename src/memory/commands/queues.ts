@@ -85,7 +85,7 @@ export const readQueueItems: MemoryCommand = {
         }),
       ),
     );
-    const window = parseTtl(
+    const windowSeconds = parseTtl(
       required(
         await ctx.ui.input({
           title: t`How long to hold them`,
@@ -97,13 +97,13 @@ export const readQueueItems: MemoryCommand = {
     );
     const readAt = Date.now();
     const read = await ctx.ui.progress(t`Reading ${name}…`, (signal) =>
-      ctx.model.readQueue(u, name, count, window, signal),
+      ctx.model.readQueue(u, name, count, windowSeconds, signal),
     );
     if (!read.readId || read.items.length === 0) {
       void ctx.ui.info(t`Queue ${name} has no item to read: it is empty, or its items are held by another read.`);
       return;
     }
-    const held = ctx.held.add({ u, queueName: name, readId: read.readId, items: read.items }, window, readAt);
+    const held = ctx.held.add({ u, queueName: name, readId: read.readId, items: read.items }, windowSeconds, readAt);
     await vscode.window.showTextDocument(held.uri, { preview: false });
     await offer(ctx, held);
   },

@@ -32,7 +32,8 @@ export async function storeFrom(
     (text) =>
       text.trim() ? t`the ${kind === 'sortedMap' ? t`sorted map` : t`queue`} named ${text.trim()}` : undefined,
   );
-  const name = typeof required(picked) === 'string' ? (picked as string).trim() : (picked as { label: string }).label;
+  const answer = required(picked);
+  const name = typeof answer === 'string' ? answer.trim() : answer.label;
   if (!name) throw new UserCancelled();
   await ctx.model.remember(u, kind, name);
   return { u, name };
