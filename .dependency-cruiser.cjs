@@ -1,6 +1,6 @@
 // The layout's rules (docs/ARCHITECTURE.md, "Layers and their rules"), checked by `npm run lint` in `npm test`.
 // Type-only imports count too (tsPreCompilationDeps), so a cycle or a forbidden import in types is caught as well.
-const areas = '(datastores|assets|restrictions|sandbox|queries|players|agents|ordered)';
+const areas = '(datastores|assets|restrictions|sandbox|queries|players|agents|ordered|memory)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -28,6 +28,10 @@ import { addressOf, entryScheme, entryUri } from './datastores/editor/uris';
 import { activateOrdered } from './ordered';
 import { orderedKeys } from './ordered/keys';
 import type { OrderedModel } from './ordered/model';
+import { activateMemory, memoryProbe } from './memory';
+import type { HeldReads } from './memory/held';
+import { memoryKeys } from './memory/keys';
+import type { MemoryModel } from './memory/model';
 import { activatePlayers } from './players';
 import type { EntryRef } from './players/deps';
 import type { PlayerPanel } from './players/panel';
@@ -41,7 +45,7 @@ import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
 import { activateSandbox } from './sandbox';
-import { demoAssets, demoOrderedStores, demoUniverse } from './sandbox/demo';
+import { demoAssets, demoMemoryStores, demoOrderedStores, demoUniverse } from './sandbox/demo';
 import type { Sandbox } from './sandbox/sandbox';
 
 /** The parts the tests inside VS Code reach; a test may put its own Ui in place of VS Code's. */
@@ -72,6 +76,9 @@ export interface TestContext {
   queryFollower: IndexFollower;
   assets: AssetsModel;
   ordered: OrderedModel;
+  memory: MemoryModel;
+  /** The queue reads held (Read and Hold), until their windows end. */
+  memoryHeld: HeldReads;
   sandbox: Sandbox;
   status: StatusBar;
   /** The production and read-only marks on entry tabs and the production status bar item. */
@@ -164,6 +171,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     orderedStores: (u) => ordered.model.stores(u).map(({ store, scope }) => ({ store, scope })),
   });
   const assets = activateAssets({ ...core, view, state: globalState });
+  const memory = activateMemory({ ...core, names });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
   // Agents read through the queries area's indexes and apply plans through the data stores' review.
   const agents = activateAgents({
@@ -179,16 +187,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     },
     reviewPlan: (file, connectionId) => datastores.reviewPlan(file, connectionId),
   });
-  // The API cannot list a creator's assets nor ordered data stores: the sandbox's connection knows the demo's from
-  // its first start.
-  const introduceDemoAssets = (): void => {
+  // The API cannot list a creator's assets, nor ordered data stores, sorted maps and queues: the sandbox's connection
+  // knows the demo's from its first start, and the demo universe's stores are named once.
+  const introduceDemo = (): void => {
     if (!connections.get(SANDBOX_ID)) return;
     void assets.model.introduce(SANDBOX_ID, demoAssets);
-    void ordered.model.introduce({ connectionId: SANDBOX_ID, universeId: demoUniverse.id }, demoOrderedStores);
+    const demo = { connectionId: SANDBOX_ID, universeId: demoUniverse.id };
+    void ordered.model.introduce(demo, demoOrderedStores);
+    void memory.model.introduce(demo, 'sortedMap', demoMemoryStores.sortedMaps);
+    void memory.model.introduce(demo, 'queue', demoMemoryStores.queues);
   };
-  introduceDemoAssets();
-  const probes = [dataStoresProbe, restrictionsProbe, assetsProbe];
-  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys, ...orderedKeys };
+  introduceDemo();
+  const probes = [dataStoresProbe, restrictionsProbe, assetsProbe, memoryProbe];
+  const rowKeys = { ...dataStoresKeys, ...restrictionsKeys, ...assetsKeys, ...orderedKeys, ...memoryKeys };
   context.subscriptions.push(
     log,
     connections,
@@ -204,10 +215,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     ...following,
     ...assets.disposables,
     ...ordered.disposables,
+    ...memory.disposables,
     ...sandbox.disposables,
     ...agents.disposables,
     ...registerCommands({ ...core, probes, status, view, rowKeys }, coreCommands),
-    connections.onDidChange(introduceDemoAssets),
+    connections.onDidChange(introduceDemo),
   );
   const ctx: TestContext = {
     get ui(): Ui {
@@ -234,6 +246,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     agents: { opened: agents.opened, mcpServers: agents.mcpServers },
     assets: assets.model,
     ordered: ordered.model,
+    memory: memory.model,
+    memoryHeld: memory.held,
     sandbox: sandbox.sandbox,
     status,
     marks,

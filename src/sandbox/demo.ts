@@ -17,3 +17,6 @@ export const demoAssets = [
 
 /** The demo's ordered data stores: the API cannot list them, so the Local Sandbox's demo universe is told of these. */
 export const demoOrderedStores = [{ store: 'Leaderboard', scope: 'global' }] as const;
+
+/** The demo's memory stores (the service cannot list them): the Lobby sorted map and the Jobs queue. */
+export const demoMemoryStores = { sortedMaps: ['Lobby'], queues: ['Jobs'] } as const;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/server';
-import { demoAssets, demoOrderedStores, demoUniverse } from '../../src/sandbox/demo';
+import { demoAssets, demoMemoryStores, demoOrderedStores, demoUniverse } from '../../src/sandbox/demo';
 import { call, DS, entry, ENTRY, start } from './fixtures/emulator/harness';
 
 let a: RunningEmulator;
@@ -29,6 +29,19 @@ describe('demo seed', () => {
     for (const { store, scope } of demoOrderedStores) {
       const path = `/cloud/v2/universes/${demoUniverse.id}/ordered-data-stores/${store}/scopes/${scope}/entries`;
       assert.ok((await call(a.url, 'GET', path)).json.orderedDataStoreEntries.length > 0, `${store} (${scope})`);
+    }
+  });
+
+  it('holds the sorted maps and queues the Memory Stores group is told of (the API cannot list them)', async () => {
+    const u = `/cloud/v2/universes/${demoUniverse.id}/memory-store`;
+    for (const map of demoMemoryStores.sortedMaps) {
+      const items = (await call(a.url, 'GET', `${u}/sorted-maps/${map}/items`, { query: { maxPageSize: '100' } })).json
+        .items;
+      assert.ok(items.length > 0, `sorted map ${map} is empty`);
+    }
+    for (const queue of demoMemoryStores.queues) {
+      const read = await call(b.url, 'GET', `${u}/queues/${queue}/items:read`, { query: { count: '1' } });
+      assert.equal(read.status, 200, `queue ${queue} has nothing to read`);
     }
   });
 

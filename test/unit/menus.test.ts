@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { assetsKeys } from '../../src/assets/keys';
 import { dataStoresKeys } from '../../src/datastores/keys';
+import { memoryKeys } from '../../src/memory/keys';
 import { orderedKeys } from '../../src/ordered/keys';
 import { restrictionsKeys } from '../../src/restrictions/keys';
 
@@ -333,6 +334,19 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     inline: [],
   },
   'orderedEntry.readOnly': { menu: ['copyOrderedId'], inline: [] },
+  memoryStores: { menu: ['flushMemoryStores', 'refresh'], inline: ['refresh'] },
+  'memoryStores.readOnly': { menu: ['refresh'], inline: ['refresh'] },
+  'memory.sortedMaps': { menu: ['addSortedMap', 'refresh'], inline: ['addSortedMap', 'refresh'] },
+  'memory.queues': { menu: ['addQueue', 'refresh'], inline: ['addQueue', 'refresh'] },
+  'memory.sortedMap': { menu: ['forgetMemoryName', 'newMapItem', 'refresh'], inline: ['newMapItem', 'refresh'] },
+  'memory.sortedMap.readOnly': { menu: ['forgetMemoryName', 'refresh'], inline: ['refresh'] },
+  'memory.mapItem': { menu: ['copyMapItemId', 'deleteMapItem', 'editMapItemExpiration'], inline: [] },
+  'memory.mapItem.readOnly': { menu: ['copyMapItemId'], inline: [] },
+  'memory.queue': {
+    menu: ['addQueueItem', 'forgetMemoryName', 'readQueueItems'],
+    inline: ['addQueueItem', 'readQueueItems'],
+  },
+  'memory.queue.readOnly': { menu: ['forgetMemoryName'], inline: [] },
   restrictions: {
     menu: ['banUser', 'lookUpUser', 'refresh', 'showPlace', 'showRestrictionLog'],
     inline: ['banUser', 'refresh', 'showRestrictionLog'],
@@ -377,7 +391,7 @@ describe('tree menus', () => {
   }
 
   it("Delete and Enter run a command the row's own menu offers (so no key reaches what the menu hides)", () => {
-    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys, ...orderedKeys };
+    const keys = { ...dataStoresKeys, ...assetsKeys, ...restrictionsKeys, ...orderedKeys, ...memoryKeys };
     assert.ok(keys.entry?.delete && keys.asset?.delete && keys['restriction.active']?.delete);
     for (const [viewItem, key] of Object.entries(keys)) {
       assert.ok(expected[viewItem], `no row in the table for context value ${viewItem}`);

@@ -1095,6 +1095,61 @@ async function ordered(w: Walker): Promise<void> {
   await w.shot('incremented');
 }
 
+/** The demo's Memory Stores: the Lobby sorted map in map order, an item opened, edited and saved. */
+async function maps(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Memory Stores');
+  await w.wb.expandTreeRow('Sorted Maps');
+  await w.wb.expandTreeRow('Lobby');
+  await w.row('server-eu-2').waitFor({ state: 'visible', timeout: 20_000 });
+  await w.hoverThenOpen(w.row('server-eu-2'), 'item-tooltip', 'item-opened');
+  await editorText(w).filter({ hasText: 'players' }).waitFor({ timeout: 20_000 });
+  // Typing with code-server's auto-save on: nothing is written, nothing pops up, until Ctrl+S.
+  await editorText(w).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.type(',\n"walked": ');
+  await w.pause(2500);
+  await w.shot('half-typed-not-saved');
+  await page.keyboard.type('true');
+  await page.keyboard.press('Control+S');
+  await w.pause(1500);
+  await w.shot('saved');
+  await w.menu(w.row('server-eu-2'), 'Edit Expiration and Sort Key…');
+  await w.wb.answer('Time to live of server-eu-2', '10m');
+  await w.wb.answer('Sort key of server-eu-2', '4');
+  await w.pause(1500);
+  await w.shot('expiry-and-sort-key');
+}
+
+/** The demo's Jobs queue: Read and Hold warns first, then the held items count down; Let Go. */
+async function queues(w: Walker): Promise<void> {
+  const page = w.page;
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.wb.expandTreeRow('Memory Stores');
+  await w.wb.expandTreeRow('Queues');
+  await w.menu(w.row('Jobs'), 'Read and Hold…');
+  await w.wb.dialog('Read and hold items of queue Jobs?').waitFor({ timeout: 20_000 });
+  await w.shot('warning');
+  await w.wb.dialog('Read and hold items of queue Jobs?').getByRole('button', { name: 'Continue' }).click();
+  await w.wb.answer('How many items to read from Jobs', '3');
+  await w.wb.answer('How long to hold them', '60');
+  const held = page.locator('.notification-toast', { hasText: 'Holding 3 items of queue Jobs' });
+  await held.waitFor({ timeout: 20_000 });
+  await w.pause(1500);
+  await w.shot('held-items');
+  await held.getByRole('button', { name: 'Let Go' }).click();
+  await w.pause(1000);
+  await w.shot('let-go');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -1115,6 +1170,8 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   agents,
   mcp,
   ordered,
+  maps,
+  queues,
 };
 
 async function main(): Promise<void> {

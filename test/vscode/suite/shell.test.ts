@@ -93,6 +93,7 @@ suite('extension shell', () => {
       'Query Index',
       'User Restrictions',
       'Assets',
+      'Memory Stores',
     ]);
     const stores = (await ctx.tree.getChildren(kids[0])).map(label);
     assert.ok(stores.includes('PlayerData'), `demo stores: ${stores.join(', ')}`);
@@ -180,6 +181,7 @@ suite('extension shell', () => {
         ['Data stores', true],
         ['User restrictions', false],
         ['Assets', true],
+        ['Memory stores', false],
       ],
     );
     assert.match(results[1].detail, /permission/);
@@ -194,7 +196,7 @@ suite('extension shell', () => {
       'universeExplorer.testConnection',
       await connectionNode('Down'),
     )) as AreaResult[];
-    assert.equal(results.length, 3);
+    assert.equal(results.length, 4);
     assert.ok(results.every((r) => !r.ok && r.detail.length > 0));
     assert.equal(ui.messages('error').length, 0);
   });
