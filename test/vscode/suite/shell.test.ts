@@ -91,6 +91,7 @@ suite('extension shell', () => {
       'Data Stores',
       'Recent Operations',
       'Query Index',
+      'Ordered Data Stores',
       'User Restrictions',
       'Assets',
       'Memory Stores',
