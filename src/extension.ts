@@ -30,6 +30,7 @@ import { orderedKeys } from './ordered/keys';
 import type { OrderedModel } from './ordered/model';
 import { activateMemory, memoryProbe } from './memory';
 import type { HeldReads } from './memory/held';
+import type { ItemFiles } from './memory/itemFiles';
 import { memoryKeys } from './memory/keys';
 import type { MemoryModel } from './memory/model';
 import { activatePlayers } from './players';
@@ -77,6 +78,8 @@ export interface TestContext {
   assets: AssetsModel;
   ordered: OrderedModel;
   memory: MemoryModel;
+  /** The sorted map items' documents (what a save of each is based on). */
+  memoryFiles: ItemFiles;
   /** The queue reads held (Read and Hold), until their windows end. */
   memoryHeld: HeldReads;
   sandbox: Sandbox;
@@ -171,7 +174,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     orderedStores: (u) => ordered.model.stores(u).map(({ store, scope }) => ({ store, scope })),
   });
   const assets = activateAssets({ ...core, view, state: globalState });
-  const memory = activateMemory({ ...core, names });
+  const memory = activateMemory({ ...core, names, workspaceState: context.workspaceState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
   // Agents read through the queries area's indexes and apply plans through the data stores' review.
   const agents = activateAgents({
@@ -247,6 +250,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     assets: assets.model,
     ordered: ordered.model,
     memory: memory.model,
+    memoryFiles: memory.files,
     memoryHeld: memory.held,
     sandbox: sandbox.sandbox,
     status,

@@ -55,10 +55,12 @@ export function activateMemory(deps: {
   log: Log;
   tree: UniverseTree;
   names: RememberedNames;
+  /** Where a dirty item document's base is kept across a window reload. */
+  workspaceState: vscode.Memento;
 }) {
   const { connections, ui, log, tree } = deps;
   const model = new MemoryModel(connections, deps.names);
-  const files = new ItemFiles(model, ui, log);
+  const files = new ItemFiles(model, ui, log, deps.workspaceState);
   const held = new HeldReads();
   tree.addGroup((universe) => new MemoryGroupNode(model, universe));
   const disposables: vscode.Disposable[] = [
@@ -71,5 +73,5 @@ export function activateMemory(deps: {
     followModel(model, tree),
     ...registerCommands({ ui, log, model, connections, held }, commands),
   ];
-  return { model, held, disposables };
+  return { model, held, files, disposables };
 }

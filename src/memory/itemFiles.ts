@@ -1,6 +1,8 @@
 // Sorted map items as JSON documents (the `universe-memory-item:` file system). A save writes the value conditioned
 // on the etag the document was read with, keeping the item's sort key and what was left of its life; a change made
-// meanwhile, or the item gone (expired or deleted), goes to the user's choice and nothing typed is lost. VS Code's
+// meanwhile, or the item gone (expired or deleted), goes to the user's choice and nothing typed is lost. While a
+// document is dirty its base is pinned and kept in workspace storage, so a document restored dirty after a window
+// reload is still saved against the item it was edited from. VS Code's
 // auto-save never writes an item (package.json sets files.autoSave off for the item language), so every save is one
 // the user asked for and may be asked about.
 import vscode = require('vscode');
@@ -33,6 +35,7 @@ interface Shown {
 }
 
 const DEFAULT_TTL = 3600;
+const pinsKey = 'universeExplorer.memoryItemBases';
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -63,23 +66,62 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
   readonly onDidChange = this.theirsChanged.event;
   private readonly shown = new Map<string, Shown>();
   private readonly bases = new Map<string, Base>();
+  /** Bases of dirty documents, by URI: kept in workspace storage (their mtimes were of another window: 0). */
+  private readonly pins: Map<string, Base>;
   /** The service's side of each comparison a conflict opened. */
   private readonly theirs = new Map<string, string>();
   private clock = 0;
-  private readonly following: vscode.Disposable;
+  private readonly following: vscode.Disposable[];
 
   constructor(
     private readonly model: MemoryModel,
     private readonly ui: Ui,
     private readonly log: Log,
+    private readonly storage: vscode.Memento,
   ) {
-    this.following = model.onDidChange((change) => {
-      for (const doc of vscode.workspace.textDocuments) {
-        if (doc.uri.scheme !== itemScheme || doc.isDirty) continue;
-        const a = itemAddressOf(doc.uri);
-        if (MemoryModel.touches(change, a, a.mapName)) void this.refresh(doc.uri, a);
-      }
-    });
+    const kept = storage.get<Record<string, Base>>(pinsKey, {});
+    this.pins = new Map(Object.entries(kept).map(([uri, base]) => [uri, { ...base, mtime: 0 }]));
+    const ours = (doc: vscode.TextDocument) => doc.uri.scheme === itemScheme;
+    this.following = [
+      model.onDidChange((change) => {
+        for (const doc of vscode.workspace.textDocuments) {
+          if (!ours(doc) || doc.isDirty) continue;
+          const a = itemAddressOf(doc.uri);
+          if (MemoryModel.touches(change, a, a.mapName)) void this.refresh(doc.uri, a);
+        }
+      }),
+      vscode.workspace.onDidChangeTextDocument(({ document: doc }) => {
+        if (!ours(doc)) return;
+        if (doc.isDirty) this.pin(doc.uri.toString());
+        else this.unpin(doc.uri.toString());
+      }),
+      vscode.workspace.onDidSaveTextDocument((doc) => ours(doc) && this.unpin(doc.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((doc) => ours(doc) && this.unpin(doc.uri.toString())),
+    ];
+  }
+
+  /** What the document's edit is based on: pinned while dirty, else what was read or written last. */
+  private base(key: string): Base | undefined {
+    return this.pins.get(key) ?? this.bases.get(key);
+  }
+
+  private rebase(key: string, base: Base): void {
+    this.bases.set(key, base);
+    if (this.pins.has(key)) this.setPin(key, base);
+  }
+
+  private pin(key: string): void {
+    const base = this.bases.get(key);
+    if (base && !this.pins.has(key)) this.setPin(key, base);
+  }
+
+  private unpin(key: string): void {
+    if (this.pins.delete(key)) void this.storage.update(pinsKey, Object.fromEntries(this.pins));
+  }
+
+  private setPin(key: string, base: Base): void {
+    this.pins.set(key, base);
+    void this.storage.update(pinsKey, Object.fromEntries(this.pins));
   }
 
   watch(): vscode.Disposable {
@@ -92,7 +134,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
     const dirty = vscode.workspace.textDocuments.some((d) => d.uri.toString() === key && d.isDirty);
     const shown = this.shown.get(key) ?? (await this.load(uri, a));
     // A dirty document's save is decided by the etag: VS Code's own "the file is newer" must not answer first.
-    const mtime = dirty ? (this.bases.get(key)?.mtime ?? 0) : shown.mtime;
+    const mtime = dirty ? (this.base(key)?.mtime ?? 0) : shown.mtime;
     return {
       type: vscode.FileType.File,
       ctime: 0,
@@ -125,6 +167,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
       const mtime = ++this.clock;
       this.shown.set(uri.toString(), { item, text: content, mtime });
       this.bases.set(uri.toString(), baseOf(item, mtime));
+      this.unpin(uri.toString());
       this.log.info(`Saved item ${a.key} of sorted map ${a.mapName}`);
       vscode.window.setStatusBarMessage(`$(check) ${t`Saved ${a.key} at ${timeOfDay(Date.now())}`}`, 8000);
     } catch (error) {
@@ -140,7 +183,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
   /** The conditioned write, and the user's choice when the item changed or went meanwhile. */
   private async write(uri: vscode.Uri, a: ItemAddress, value: unknown): Promise<SortedMapItem> {
     for (;;) {
-      const base = this.bases.get(uri.toString());
+      const base = this.base(uri.toString());
       if (!base) return this.recreate(uri, a, value, undefined);
       const write = { value, sortKey: base.sortKey, ttlSeconds: ttlNow(base) };
       try {
@@ -168,7 +211,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
       overwrite,
     );
     if (choice === overwrite) {
-      this.bases.set(uri.toString(), baseOf(theirs, this.bases.get(uri.toString())?.mtime ?? 0));
+      this.rebase(uri.toString(), baseOf(theirs, this.base(uri.toString())?.mtime ?? 0));
       return;
     }
     if (choice === compare) {
@@ -201,7 +244,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
     );
     if (choice !== again) throw notSaved(t`${describeItem(a)} is gone from the service; your edit is kept.`);
     const item = await this.model.createItem(a, a.mapName, a.key, { value, sortKey: base?.sortKey, ttlSeconds });
-    this.bases.set(uri.toString(), baseOf(item, 0));
+    this.rebase(uri.toString(), baseOf(item, 0));
     return item;
   }
 
@@ -244,7 +287,7 @@ export class ItemFiles implements vscode.FileSystemProvider, vscode.TextDocument
   }
 
   dispose(): void {
-    this.following.dispose();
+    for (const d of this.following) d.dispose();
     this.changed.dispose();
     this.theirsChanged.dispose();
   }

@@ -264,6 +264,30 @@ suite('memory stores in the editor', () => {
     assert.equal(ui.messages('warn').length, 1);
   });
 
+  test('memory: a dirty item keeps the base it was edited from in workspace storage, so a reload still meets the conflict', async () => {
+    await put('Reloads', 'room', { n: 1 }, 1);
+    await addMap(U, 'Reloads');
+    const editor = await openItem(U, 'Reloads', 'room');
+    const uri = editor.document.uri.toString();
+    const read = await client.sortedMaps.getItem({ universeId: U, mapName: 'Reloads', key: 'room' });
+    const kept = () =>
+      ctx.extension.workspaceState.get<Record<string, { etag?: string }>>('universeExplorer.memoryItemBases', {})[uri];
+    assert.equal(kept(), undefined, 'a clean document pins nothing');
+    await replaceText(editor, '{ "n": 2 }\n');
+    await until('the base kept', () => kept()?.etag === read.etag);
+    await put('Reloads', 'room', { n: 99 }, 1);
+    // What a window reload does to a restored dirty document: VS Code reads the item again.
+    await ctx.memoryFiles.readFile(editor.document.uri);
+    const ui = answer();
+    assert.equal(await editor.document.save(), false, 'saved over the other writer');
+    assert.deepEqual(ui.messages('warn'), ['"room" (sorted map Reloads) changed since you opened it.']);
+    assert.deepEqual((await client.sortedMaps.getItem({ universeId: U, mapName: 'Reloads', key: 'room' })).value, {
+      n: 99,
+    });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await until('the base let go', () => kept() === undefined);
+  });
+
   test('memory: with auto-save on, typing never writes nor asks; the explicit save asks once', async () => {
     await put('Typed', 'draft', { v: 1 });
     await addMap(U, 'Typed');
