@@ -1150,6 +1150,27 @@ async function queues(w: Walker): Promise<void> {
   await w.shot('let-go');
 }
 
+/** Flush Memory Stores… from the group's menu: the warning, the universe's name typed, the flush followed to its end. */
+async function flush(w: Walker): Promise<void> {
+  await w.wb.openViewContainer('Universes');
+  await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
+  await w.wb.expandTreeRow('Demo Universe');
+  await w.menu(w.row('Memory Stores'), 'Flush Memory Stores…');
+  const question = w.wb.dialog('Flush every memory store of');
+  await question.waitFor({ timeout: 20_000 });
+  await w.shot('warning');
+  await question.getByRole('button', { name: 'Flush…' }).click();
+  await w.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 20_000 });
+  await w.page.keyboard.type('Demo Universe');
+  await w.shot('name-typed');
+  await w.page.keyboard.press('Enter');
+  await w.page.locator('.notification-toast', { hasText: 'Flushed the memory stores' }).waitFor({ timeout: 60_000 });
+  await w.wb.expandTreeRow('Memory Stores');
+  await w.wb.expandTreeRow('Queues');
+  await w.pause(1000);
+  await w.shot('flushed');
+}
+
 const walks: Record<string, (w: Walker) => Promise<void>> = {
   areas,
   writes,
@@ -1172,6 +1193,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   ordered,
   maps,
   queues,
+  flush,
 };
 
 async function main(): Promise<void> {
