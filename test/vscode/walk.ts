@@ -199,18 +199,7 @@ async function entries(w: Walker): Promise<void> {
   await editorText(w).filter({ hasText: 'coins' }).waitFor({ timeout: 20_000 });
   await w.shot('opened');
   // Half-typed JSON, then a pause longer than auto-save's: nothing is written, nothing pops up.
-  await editorText(w).click();
-  await page.keyboard.press('Control+End');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('End');
-  await page.keyboard.type(',\n"walked": ');
-  await w.pause(2500);
-  await w.shot('half-typed-not-saved');
-  await page.keyboard.type('true');
-  await page.keyboard.press('Control+S');
-  await w.pause(1500);
-  await w.shot('saved');
+  await typeHalfThenSave(w);
   // An edit waits while the tree changes the entry: the save asks.
   await page.keyboard.type(', "again": 1');
   await w.menu(w.row('Player_10001'), 'Edit Attributes and User IDs');
@@ -1097,7 +1086,6 @@ async function ordered(w: Walker): Promise<void> {
 
 /** The demo's Memory Stores: the Lobby sorted map in map order, an item opened, edited and saved. */
 async function maps(w: Walker): Promise<void> {
-  const page = w.page;
   await w.wb.openViewContainer('Universes');
   await w.row('Local Sandbox').waitFor({ state: 'visible', timeout: 30_000 });
   await w.wb.expandTreeRow('Demo Universe');
@@ -1108,18 +1096,7 @@ async function maps(w: Walker): Promise<void> {
   await w.hoverThenOpen(w.row('server-eu-2'), 'item-tooltip', 'item-opened');
   await editorText(w).filter({ hasText: 'players' }).waitFor({ timeout: 20_000 });
   // Typing with code-server's auto-save on: nothing is written, nothing pops up, until Ctrl+S.
-  await editorText(w).click();
-  await page.keyboard.press('Control+End');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('End');
-  await page.keyboard.type(',\n"walked": ');
-  await w.pause(2500);
-  await w.shot('half-typed-not-saved');
-  await page.keyboard.type('true');
-  await page.keyboard.press('Control+S');
-  await w.pause(1500);
-  await w.shot('saved');
+  await typeHalfThenSave(w);
   await w.menu(w.row('server-eu-2'), 'Edit Expiration and Sort Key…');
   await w.wb.answer('Time to live of server-eu-2', '10m');
   await w.wb.answer('Sort key of server-eu-2', '4');
@@ -1169,6 +1146,26 @@ async function flush(w: Walker): Promise<void> {
   await w.wb.expandTreeRow('Queues');
   await w.pause(1000);
   await w.shot('flushed');
+}
+
+/**
+ * In the open JSON document: half a field typed, a pause longer than auto-save's (nothing is written, nothing pops
+ * up), then the rest and Ctrl+S.
+ */
+async function typeHalfThenSave(w: Walker): Promise<void> {
+  const page = w.page;
+  await editorText(w).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.type(',\n"walked": ');
+  await w.pause(2500);
+  await w.shot('half-typed-not-saved');
+  await page.keyboard.type('true');
+  await page.keyboard.press('Control+S');
+  await w.pause(1500);
+  await w.shot('saved');
 }
 
 const walks: Record<string, (w: Walker) => Promise<void>> = {

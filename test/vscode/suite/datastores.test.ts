@@ -13,7 +13,18 @@ import type { DataStoreNode, EntryNode } from '../../../src/datastores/tree';
 import type { VersionNode } from '../../../src/datastores/tree';
 import { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { extensionApi, isEntry, isVersion, kind, label, openEditor, replaceText, ScriptedUi, until } from './support';
+import {
+  extensionApi,
+  isEntry,
+  isVersion,
+  kind,
+  label,
+  openEditor,
+  replaceText,
+  ScriptedUi,
+  until,
+  revertAndCloseAll,
+} from './support';
 
 const U = 5151;
 const KEY = 'datastore-tests-key';
@@ -64,11 +75,7 @@ suite('data stores in the editor', () => {
   });
 
   teardown(async () => {
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     ctx.ui = realUi;
     await vscode.workspace
       .getConfiguration('universeExplorer')

@@ -14,7 +14,17 @@ import type { TestContext } from '../../../src/extension';
 import { TestEmulator } from '../../unit/support/emulator';
 import { notJsonEntryRead } from '../faults';
 import { SuiteService } from './service';
-import { extensionApi, isEntry, kind, label, openEditor, replaceText, ScriptedUi, until } from './support';
+import {
+  extensionApi,
+  isEntry,
+  kind,
+  label,
+  openEditor,
+  replaceText,
+  ScriptedUi,
+  until,
+  revertAndCloseAll,
+} from './support';
 
 const U = 6161;
 const KEY = 'entry-tests-key';
@@ -94,11 +104,7 @@ suite('entries like files', () => {
 
   teardown(async () => {
     ctx.ui = realUi;
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     for (const [section, key] of [
       ['files', 'autoSave'],
       ['files', 'autoSaveDelay'],

@@ -10,7 +10,7 @@ import type { TreeNode } from '../../../src/core/tree/node';
 import type { TestContext } from '../../../src/extension';
 import type { SortedMapItemNode, SortedMapNode } from '../../../src/memory/tree';
 import { TestEmulator } from '../../unit/support/emulator';
-import { extensionApi, kind, label, replaceText, ScriptedUi, until } from './support';
+import { extensionApi, kind, label, replaceText, ScriptedUi, until, revertAndCloseAll } from './support';
 
 const KEY = 'memory-tests-key';
 const NAME = 'Memory Tests';
@@ -122,11 +122,7 @@ suite('memory stores in the editor', () => {
 
   teardown(async () => {
     ctx.ui = realUi;
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     for (const key of ['autoSave', 'autoSaveDelay'])
       await vscode.workspace.getConfiguration('files').update(key, undefined, vscode.ConfigurationTarget.Global);
   });

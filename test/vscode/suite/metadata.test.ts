@@ -31,6 +31,7 @@ import {
   replaceText,
   ScriptedUi,
   until,
+  revertAndCloseAll,
 } from './support';
 
 const U = 7373;
@@ -146,11 +147,7 @@ for (const api of ['v1', 'v2'] as const) {
 
     teardown(async () => {
       ctx.ui = realUi;
-      for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-        await vscode.window.showTextDocument(doc);
-        await vscode.commands.executeCommand('workbench.action.files.revert');
-      }
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await revertAndCloseAll();
     });
 
     suiteTeardown(() => service.close(ctx));

@@ -14,7 +14,17 @@ import type { OperationReview } from '../../../src/datastores/operations/reviewF
 import type { TestContext } from '../../../src/extension';
 import type { TestEmulator } from '../../unit/support/emulator';
 import { SuiteService } from './service';
-import { applyReview, extensionApi, kind, label, openEditor, replaceText, ScriptedUi, until } from './support';
+import {
+  applyReview,
+  extensionApi,
+  kind,
+  label,
+  openEditor,
+  replaceText,
+  ScriptedUi,
+  until,
+  revertAndCloseAll,
+} from './support';
 
 const KEY = 'roles-tests-key';
 const NAME = 'Roles Tests';
@@ -76,11 +86,7 @@ suite('roles per universe', () => {
 
   teardown(async () => {
     ctx.ui = realUi;
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAll();
     await ctx.connections.setRole(live(), 'development');
     await ctx.connections.setReadOnly(live(), false);
   });

@@ -205,3 +205,12 @@ export async function applyReview(review: { panel: ReviewPanel } | undefined): P
   await review.panel.receive({ type: 'button', id: 'apply' });
   return reviewCounts(review.panel);
 }
+
+/** Puts back every dirty document (no save) and closes every editor: what a test left open goes. */
+export async function revertAndCloseAll(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
