@@ -62,9 +62,24 @@ export interface MemoryStore {
 export const newMemoryStore = (): MemoryStore => ({ maps: new Map(), queues: new Map(), flushes: new Map() });
 
 /** Bytes an item takes from the memory quota: its id, its JSON value and its sort key. */
-export const mapItemBytes = (item: MapItem): number =>
-  Buffer.byteLength(item.id) +
-  Buffer.byteLength(item.value) +
-  (item.sortKey === undefined ? 0 : Buffer.byteLength(String(item.sortKey)));
+/** Each item's size, counted once: items are never changed in place (a write puts a new one), and every write counts
+ * the universe's memory. */
+const sizes = new WeakMap<MapItem | QueueItem, number>();
 
-export const queueItemBytes = (item: QueueItem): number => Buffer.byteLength(item.id) + Buffer.byteLength(item.data);
+function sized<T extends MapItem | QueueItem>(item: T, count: (item: T) => number): number {
+  let bytes = sizes.get(item);
+  if (bytes === undefined) sizes.set(item, (bytes = count(item)));
+  return bytes;
+}
+
+export const mapItemBytes = (item: MapItem): number =>
+  sized(
+    item,
+    (i) =>
+      Buffer.byteLength(i.id) +
+      Buffer.byteLength(i.value) +
+      (i.sortKey === undefined ? 0 : Buffer.byteLength(String(i.sortKey))),
+  );
+
+export const queueItemBytes = (item: QueueItem): number =>
+  sized(item, (i) => Buffer.byteLength(i.id) + Buffer.byteLength(i.data));

@@ -53,6 +53,19 @@ describe('memory-store quota', () => {
     ok(await put('d', sized(32_000)));
   });
 
+  it('one map holds at most 100 MB even with quota to spare: a write past it is 429, another map takes it', async () => {
+    await setUsers(emu.url, 200_000); // a quota of about 234 MB
+    const LIMIT = 100 * 1024 * 1024;
+    // Four-letter ids and values of 31,997 characters: 32,000 bytes an item.
+    const n = Math.floor(LIMIT / 32_000);
+    for (let i = 0; i < n; i++) ok(await put(String(1000 + i), sized(31_997)));
+    const left = LIMIT - n * 32_000;
+    full(await put('9999', sized(left - 3 + 1)));
+    ok(await put('9999', sized(left - 3)));
+    full(await put('z', { value: 0 }));
+    ok(await send(emu.url, 'PATCH', `${MAP('Other')}/z`, { value: 0 }, { query: { allowMissing: 'true' } }));
+  });
+
   it('counts sort keys, and queue items even while a read hides them', async () => {
     ok(await put('a', { ...sized(32_000), stringSortKey: 'k'.repeat(100) }));
     ok(await send(emu.url, 'POST', QUEUE(), { data: 'q'.repeat(32_000) }));
