@@ -151,6 +151,22 @@ describe('ban plans', () => {
   });
 });
 
+describe('unban at chosen targets', () => {
+  it('a place ban of its own, hidden behind the universe’s, is lifted too (read from the user’s log)', async () => {
+    await ban(41, { displayReason: 'place' }, P1);
+    await ban(41, { displayReason: 'universe' });
+    await ban(42, {}); // only the universe's: skipped at the place
+    const plan = await planBans(client, {
+      kind: 'unban',
+      rows: parseBanList('41 42').rows,
+      targets: [{ universeId: U }, { universeId: U, placeId: P1 }],
+    });
+    assert.deepEqual(changes(plan), ['41@u lift', '42@u lift', `41@${P1} lift`, `42@${P1} inherited`]);
+    await applyBans(client, plan, { journalFile: journal() });
+    assert.equal((await restriction(41, P1)).active, false, 'no ban of its own comes back at the place');
+  });
+});
+
 describe('unban everywhere', () => {
   it('finds each universe and place where the users are banned, from the universes and their logs, and lifts each', async () => {
     const U2 = 5252;

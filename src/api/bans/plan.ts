@@ -115,6 +115,42 @@ export async function readTargets(
 
 export const targetKey = (t: BanTarget): string => `${t.universeId}/${t.placeId ?? ''}`;
 
+const ownKey = (t: BanTarget, userId: number): string => `${targetKey(t)}#${userId}`;
+
+/**
+ * Each user's own restriction at each place of the universe where their log shows one, from the newest entry. A
+ * place's own ban hides behind the universe's (the place then reads `inherited`); only the log tells it.
+ */
+async function loggedAtPlaces(
+  client: OpenApiClient,
+  universeId: number,
+  userIds: Iterable<number>,
+  signal?: AbortSignal,
+): Promise<{ places: BanTarget[]; own: Map<string, BanState> }> {
+  const places = new Map<string, BanTarget>();
+  const newest = new Map<string, { time: string; state: BanState }>();
+  for (const userId of userIds) {
+    for await (const log of client.restrictions.listLogs({ universeId, user: userId, maxPageSize: 100 }, { signal })) {
+      const placeId = Number(log.place.replace(/^places\//, ''));
+      if (!(placeId > 0)) continue;
+      const target = { universeId, placeId };
+      places.set(targetKey(target), target);
+      const at = ownKey(target, userId);
+      const known = newest.get(at);
+      if (known && known.time >= log.createTime) continue;
+      newest.set(at, {
+        time: log.createTime,
+        state: { ...stateOf({ ...log, inherited: false }), startTime: log.createTime },
+      });
+    }
+  }
+  return { places: [...places.values()], own: new Map([...newest].map(([k, v]) => [k, v.state])) };
+}
+
+/** What the user holds at the target themselves: the listed state, or, where it is the universe's, the logged one. */
+const ownState = (listed: BanState | undefined, own: Map<string, BanState>, t: BanTarget, userId: number) =>
+  listed?.inherited ? own.get(ownKey(t, userId)) : listed;
+
 export function describeTarget(t: BanTarget): string {
   return t.placeId === undefined ? `universe ${t.universeId}` : `place ${t.placeId} of universe ${t.universeId}`;
 }
@@ -126,6 +162,8 @@ export function describeTarget(t: BanTarget): string {
 export async function planBans(client: OpenApiClient, args: PlanBansArgs): Promise<BanPlan> {
   const now = args.now ?? Date.now();
   const read = await readTargets(client, args.targets, args.signal);
+  const own = args.kind === 'unban' ? await hiddenOwnBans(client, args, read, now) : new Map<string, BanState>();
+  const d = args.defaults ?? { durationSeconds: null, displayReason: '', privateReason: '', excludeAltAccounts: false };
   const actions: BanAction[] = [];
   for (const target of args.targets) {
     const states = read.get(targetKey(target))!;
@@ -133,16 +171,11 @@ export async function planBans(client: OpenApiClient, args: PlanBansArgs): Promi
       const state = states.get(row.userId);
       const action = { n: actions.length, userId: row.userId, target, line: row.line, now: state };
       if (args.kind === 'unban') {
-        const change: BanChange = !holds(state, now) ? 'notBanned' : state!.inherited ? 'inherited' : 'lift';
-        actions.push({ ...action, change, ...(change === 'lift' ? { write: { active: false } } : {}) });
+        const mine = ownState(state, own, target, row.userId);
+        const change: BanChange = holds(mine, now) ? 'lift' : holds(state, now) ? 'inherited' : 'notBanned';
+        actions.push({ ...action, change, ...(change === 'lift' ? { now: mine, write: { active: false } } : {}) });
         continue;
       }
-      const d = args.defaults ?? {
-        durationSeconds: null,
-        displayReason: '',
-        privateReason: '',
-        excludeAltAccounts: false,
-      };
       const write = {
         active: true,
         durationSeconds: row.durationSeconds === undefined ? d.durationSeconds : row.durationSeconds,
@@ -155,6 +188,30 @@ export async function planBans(client: OpenApiClient, args: PlanBansArgs): Promi
     }
   }
   return { kind: args.kind, targets: [...args.targets], actions, planned: new Date(now).toISOString() };
+}
+
+/** For an unban: the own bans of the users a place lists as `inherited`, read from their logs. */
+async function hiddenOwnBans(
+  client: OpenApiClient,
+  args: PlanBansArgs,
+  read: Map<string, Map<number, BanState>>,
+  now: number,
+): Promise<Map<string, BanState>> {
+  const own = new Map<string, BanState>();
+  const universes = new Map<number, Set<number>>();
+  for (const target of args.targets) {
+    if (target.placeId === undefined) continue;
+    for (const [userId, state] of read.get(targetKey(target))!) {
+      if (!state.inherited || !holds(state, now)) continue;
+      const users = universes.get(target.universeId) ?? new Set<number>();
+      universes.set(target.universeId, users.add(userId));
+    }
+  }
+  for (const [universeId, users] of universes) {
+    const wanted = [...users].filter((u) => args.rows.some((r) => r.userId === u));
+    for (const [k, v] of (await loggedAtPlaces(client, universeId, wanted, args.signal)).own) own.set(k, v);
+  }
+  return own;
 }
 
 function banChange(
@@ -206,27 +263,11 @@ export async function planUnbanEverywhere(
   const users = new Set(args.userIds);
   const places = new Map<string, BanTarget>();
   for (const p of args.places ?? []) places.set(targetKey(p), p);
-  // A place's own ban hides behind the universe's (the place reads `inherited`): the user's newest log entry at the
-  // place says whether it still holds.
-  const logged = new Map<string, { time: string; state: BanState }>();
+  const own = new Map<string, BanState>();
   for (const universeId of args.universeIds) {
-    for (const userId of users) {
-      const logs = client.restrictions.listLogs(
-        { universeId, user: userId, maxPageSize: 100 },
-        { signal: args.signal },
-      );
-      for await (const log of logs) {
-        const placeId = Number(log.place.replace(/^places\//, ''));
-        if (!(placeId > 0)) continue;
-        const target = { universeId, placeId };
-        places.set(targetKey(target), target);
-        const at = `${targetKey(target)}#${userId}`;
-        const known = logged.get(at);
-        if (known && known.time >= log.createTime) continue;
-        const state = { ...stateOf({ ...log, inherited: false }), startTime: log.createTime };
-        logged.set(at, { time: log.createTime, state });
-      }
-    }
+    const logged = await loggedAtPlaces(client, universeId, users, args.signal);
+    for (const p of logged.places) places.set(targetKey(p), p);
+    for (const [k, v] of logged.own) own.set(k, v);
   }
   const targets = [...args.universeIds.map((universeId) => ({ universeId })), ...places.values()];
   const read = await readTargets(client, targets, args.signal);
@@ -235,8 +276,7 @@ export async function planUnbanEverywhere(
   for (const target of targets) {
     const states = read.get(targetKey(target))!;
     for (const userId of users) {
-      const listed = states.get(userId);
-      const state = listed?.inherited ? logged.get(`${targetKey(target)}#${userId}`)?.state : listed;
+      const state = ownState(states.get(userId), own, target, userId);
       if (!holds(state, now)) continue;
       found.add(userId);
       actions.push({ n: actions.length, userId, target, change: 'lift', now: state, write: { active: false } });
