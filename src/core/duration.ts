@@ -3,6 +3,7 @@
 // vscode import, so plain unit tests cover it.
 
 import {
+  describeDuration as describeServiceDuration,
   DurationError,
   MAX_DURATION_SECONDS,
   formatDuration,
@@ -80,9 +81,7 @@ export function toServiceDuration(seconds: number): string {
 
 /** How a service duration reads: `7d`, `1h 30m`, `permanent` when there is none, or as sent when unreadable. */
 export function describeDuration(duration: string | undefined): string {
-  if (duration === undefined) return t`permanent`;
-  const seconds = fromServiceDuration(duration);
-  return seconds === undefined ? duration : formatDuration(seconds);
+  return duration === undefined ? t`permanent` : describeServiceDuration(duration);
 }
 
 /**

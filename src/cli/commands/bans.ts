@@ -17,8 +17,8 @@ const PLACE: Options = {
 };
 const USER: Options = { user: { type: 'string', value: '<id>', help: 'the user, by id' } };
 
-/** `7d`, `12h`, `1h30m`, `3600s` as whole seconds. */
-function durationSeconds(typed: string): number {
+/** `--duration`'s `7d`, `12h`, `1h30m`, `3600s` as whole seconds; a bad one is a usage error. */
+export function durationSeconds(typed: string): number {
   try {
     return parseDuration(typed);
   } catch (error) {

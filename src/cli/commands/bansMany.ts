@@ -7,7 +7,6 @@ import {
   countChanges,
   describeTarget,
   parseBanList,
-  parseDuration,
   planBans,
   planUnbanEverywhere,
   type BanChange,
@@ -19,6 +18,7 @@ import type { Command, Context } from '../command';
 import { clientOf, connect, failure } from '../connect';
 import { CONNECTION, flag, OUTPUT, required, text, type Options, type Values } from '../options';
 import { EXIT, UsageError, type ExitCode } from '../output';
+import { durationSeconds } from './bans';
 import { count } from './words';
 
 const PLAN_FORMAT = 'universe-explorer.bans/1';
@@ -141,7 +141,7 @@ export const bansBanMany: Command = {
     const file = required(ctx.values, 'plan', 'the plan file to write, e.g. --plan bans.json');
     const list = readList(ctx.values);
     const typed = text(ctx.values, 'duration');
-    const durationSeconds = typed === undefined ? null : parseDurationOption(typed);
+    const seconds = typed === undefined ? null : durationSeconds(typed);
     const { client, universe } = await connect(ctx);
     const u = Number(universe);
     const targets: BanTarget[] = [
@@ -150,7 +150,7 @@ export const bansBanMany: Command = {
       ...ids(ctx.values, 'also-universes').map((universeId) => ({ universeId })),
     ];
     const defaults = {
-      durationSeconds,
+      durationSeconds: seconds,
       displayReason: text(ctx.values, 'display-reason') ?? '',
       privateReason: text(ctx.values, 'reason') ?? '',
       excludeAltAccounts: flag(ctx.values, 'exclude-alt-accounts'),
@@ -206,14 +206,6 @@ export const bansUnbanEverywhere: Command = {
     return writePlan(ctx, file, { format: PLAN_FORMAT, ...plan, problems: list.problems });
   },
 };
-
-function parseDurationOption(typed: string): number {
-  try {
-    return parseDuration(typed);
-  } catch (error) {
-    throw new UsageError(`--duration: ${(error as Error).message}`);
-  }
-}
 
 function readPlanFile(file: string): PlanFile {
   let plan: PlanFile;
