@@ -153,7 +153,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     datastores.model.onDidWriteInBulk((store) => follower.writtenInBulk(store, store.datastoreName)),
   ];
   const ordered = activateOrdered({ ...core, names });
-  const restrictions = activateRestrictions({ ...core, view, extensionUri: context.extensionUri });
+  const restrictions = activateRestrictions({
+    ...core,
+    view,
+    extensionUri: context.extensionUri,
+    storageDir: context.globalStorageUri.fsPath,
+  });
   // The player page reads the queries area's index, the places the restrictions area shows, and an open entry's
   // user ids, each handed over here.
   const players = activatePlayers({

@@ -1,4 +1,5 @@
 // The restrictions area: its model, the User Restrictions group of each universe, the log panels and the commands.
+import path = require('node:path');
 import vscode = require('vscode');
 import { registerCommands } from '../core/commands';
 import type { AreaProbe } from '../core/commands/context';
@@ -19,6 +20,7 @@ import { unban } from './commands/unban';
 import { LogPanels, RestrictionLogPanel } from './log/panel';
 import { RestrictionsModel } from './model';
 import { RestrictionsGroupNode } from './tree';
+import { BanRuns } from './runs/store';
 import { followModel, revealPlace } from './view';
 
 const commands: readonly RestrictionsCommand[] = [
@@ -45,22 +47,26 @@ export function activateRestrictions(deps: {
   tree: UniverseTree;
   view: vscode.TreeView<TreeNode>;
   extensionUri: vscode.Uri;
+  /** The extension's own storage folder (ban runs are kept under it). */
+  storageDir: string;
 }) {
   const { connections, ui, log, tree } = deps;
   const model = new RestrictionsModel(connections);
-  const logs = new LogPanels({ model, connections, ui, log, extensionUri: deps.extensionUri });
+  const runs = new BanRuns(path.join(deps.storageDir, 'ban-runs'));
+  const logs = new LogPanels({ model, connections, ui, log, extensionUri: deps.extensionUri, runs });
   tree.addGroup((universe) => new RestrictionsGroupNode(model, universe));
   const disposables: vscode.Disposable[] = [
     model,
+    runs,
     logs,
     followModel(model, tree),
     vscode.window.registerWebviewPanelSerializer(RestrictionLogPanel.viewType, {
       deserializeWebviewPanel: async (panel, state) => void logs.revive(panel, state),
     }),
     ...registerCommands(
-      { ui, log, model, connections, logs, revealPlace: (scope) => revealPlace(deps, scope) },
+      { ui, log, model, connections, logs, runs, revealPlace: (scope) => revealPlace(deps, scope) },
       commands,
     ),
   ];
-  return { model, logs, disposables };
+  return { model, logs, runs, disposables };
 }

@@ -60,10 +60,21 @@ export interface ApplyBansResult {
 }
 
 type JournalLine =
-  { n: number; key: string; firstSent: string } | { n: number; done: true } | { n: number; failed: string };
+  | { n: number; key: string; firstSent: string }
+  | { n: number; done: true; at?: string }
+  | { n: number; failed: string; at?: string };
 
-function readJournal(file: string): { done: Set<number>; keys: Map<number, { key: string; firstSent: string }> } {
-  const done = new Set<number>();
+/** What a plan's journal says: the actions done (with when they were answered), failed (last reason), and keys. */
+export interface BanJournal {
+  done: Map<number, string | undefined>;
+  failed: Map<number, string>;
+  keys: Map<number, { key: string; firstSent: string }>;
+}
+
+/** Reads a journal (a missing file is an empty one; a line cut short by a crash is passed over). */
+export function readBanJournal(file: string): BanJournal {
+  const done = new Map<number, string | undefined>();
+  const failed = new Map<number, string>();
   const keys = new Map<number, { key: string; firstSent: string }>();
   let text = '';
   try {
@@ -79,10 +90,13 @@ function readJournal(file: string): { done: Set<number>; keys: Map<number, { key
     } catch {
       continue; // a line cut short by a crash: its write is sent again, with its key if that line was complete
     }
-    if ('done' in j) done.add(j.n);
+    if ('done' in j) {
+      done.set(j.n, j.at);
+      failed.delete(j.n);
+    } else if ('failed' in j) failed.set(j.n, j.failed);
     else if ('key' in j) keys.set(j.n, { key: j.key, firstSent: j.firstSent });
   }
-  return { done, keys };
+  return { done, failed, keys };
 }
 
 /**
@@ -156,7 +170,7 @@ export async function applyBans(
   // windows that start with one, and answers take more or less time on their way.
   const perWindow = UPDATES_PER_SECOND * limits * share * 0.97;
   const pacer = new Pacer((windows * 1000) / perWindow, USER_UPDATES_PER_MINUTE * limits, windows * 63_000, now);
-  const journal = readJournal(opts.journalFile);
+  const journal = readBanJournal(opts.journalFile);
   const note = (line: JournalLine) => fs.appendFileSync(opts.journalFile, `${JSON.stringify(line)}\n`);
   const result: ApplyBansResult = { written: 0, earlier: 0, skipped: 0, failures: [], requests: 0 };
   const todo: BanAction[] = [];
@@ -209,7 +223,7 @@ export async function applyBans(
             );
           },
         );
-        note({ n: a.n, done: true });
+        note({ n: a.n, done: true, at: new Date(now()).toISOString() });
         result.written++;
         return;
       } catch (error) {
@@ -219,7 +233,7 @@ export async function applyBans(
           continue;
         }
         const reason = error instanceof Error ? error.message : String(error);
-        note({ n: a.n, failed: reason });
+        note({ n: a.n, failed: reason, at: new Date(now()).toISOString() });
         result.failures.push({ n: a.n, userId: a.userId, where: describeTarget(a.target), reason });
         return;
       }

@@ -43,4 +43,8 @@ export {
   type ApplyBansResult,
   type ApplyProgress,
   type BanFailure,
+  type BanJournal,
+  readBanJournal,
 } from './apply';
+export { BAN_PLAN_FORMAT, banPlanText, BanPlanFileError, readBanPlanText, type BanPlanFile } from './planFile';
+export { RUN_MATCH_MARGIN_MS, runEntries, runWindow, type RunWindow } from './runs';

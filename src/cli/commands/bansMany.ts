@@ -4,14 +4,17 @@
 import fs = require('node:fs');
 import {
   applyBans,
+  BAN_PLAN_FORMAT,
+  banPlanText,
+  readBanPlanText,
   countChanges,
   describeTarget,
   parseBanList,
   planBans,
   planUnbanEverywhere,
   type BanChange,
-  type BanListProblem,
   type BanPlan,
+  type BanPlanFile,
   type BanTarget,
 } from '../../api';
 import type { Command, Context } from '../command';
@@ -20,16 +23,6 @@ import { CONNECTION, flag, OUTPUT, required, text, type Options, type Values } f
 import { EXIT, UsageError, type ExitCode } from '../output';
 import { durationSeconds } from './bans';
 import { count } from './words';
-
-const PLAN_FORMAT = 'universe-explorer.bans/1';
-
-interface PlanFile extends BanPlan {
-  format: typeof PLAN_FORMAT;
-  /** Lines of the list that were not used, and why. */
-  problems: BanListProblem[];
-  /** Unban everywhere: users banned nowhere. */
-  clear?: number[];
-}
 
 const CHANGE_WORDS: Record<BanChange, string> = {
   new: 'new ban',
@@ -74,10 +67,10 @@ function readList(values: Values) {
   return list;
 }
 
-function writePlan(ctx: Context, file: string, plan: PlanFile): ExitCode {
+function writePlan(ctx: Context, file: string, plan: BanPlanFile): ExitCode {
   for (const p of plan.problems) ctx.out.note(`line ${p.line}: ${p.reason}: ${p.text}`);
   try {
-    fs.writeFileSync(file, `${JSON.stringify(plan, null, 1)}\n`, { flag: 'wx' });
+    fs.writeFileSync(file, banPlanText(plan), { flag: 'wx' });
   } catch (error) {
     const why =
       (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists (pick another name)' : (error as Error).message;
@@ -162,7 +155,7 @@ export const bansBanMany: Command = {
     } catch (error) {
       throw failure(`cannot plan the bans in ${targets.map(describeTarget).join(', ')}`, error);
     }
-    return writePlan(ctx, file, { format: PLAN_FORMAT, ...plan, problems: list.problems });
+    return writePlan(ctx, file, { format: BAN_PLAN_FORMAT, ...plan, problems: list.problems });
   },
 };
 
@@ -203,20 +196,22 @@ export const bansUnbanEverywhere: Command = {
       throw failure(`cannot look for the bans in universe ${universeIds.join(', ')}`, error);
     }
     if (plan.clear.length) ctx.out.say(`Banned nowhere: ${plan.clear.join(', ')}.`);
-    return writePlan(ctx, file, { format: PLAN_FORMAT, ...plan, problems: list.problems });
+    return writePlan(ctx, file, { format: BAN_PLAN_FORMAT, ...plan, problems: list.problems });
   },
 };
 
-function readPlanFile(file: string): PlanFile {
-  let plan: PlanFile;
+function readPlanFile(file: string): BanPlanFile {
+  let text: string;
   try {
-    plan = JSON.parse(fs.readFileSync(file, 'utf8')) as PlanFile;
+    text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     throw new UsageError(`cannot read the plan ${file}: ${(error as Error).message}`);
   }
-  if (plan?.format !== PLAN_FORMAT || !Array.isArray(plan.actions))
-    throw new UsageError(`${file} is not a plan of bans ban-many or bans unban-everywhere`);
-  return plan;
+  try {
+    return readBanPlanText(text);
+  } catch (error) {
+    throw new UsageError(`cannot read the plan ${file}: ${(error as Error).message}`);
+  }
 }
 
 export const bansApply: Command = {

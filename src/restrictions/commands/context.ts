@@ -2,12 +2,14 @@ import type { CommandBase, CommandDef } from '../../core/commands';
 import type { Connections } from '../../core/connections';
 import type { LogPanels } from '../log/panel';
 import type { RestrictionScope, RestrictionsModel } from '../model';
+import type { BanRuns } from '../runs/store';
 import type { PlaceRestrictionsNode } from '../tree';
 
 export interface RestrictionsContext extends CommandBase {
   model: RestrictionsModel;
   connections: Connections;
   logs: LogPanels;
+  runs: BanRuns;
   /** Selects the place's node under its universe in the Universes view. */
   revealPlace(scope: RestrictionScope & { placeId: number }): Promise<PlaceRestrictionsNode>;
 }

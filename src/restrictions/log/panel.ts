@@ -14,6 +14,7 @@ import { logActions, type LogAction } from './action';
 import { describeDuration } from '../../core/duration';
 import { sameUniverse, universeKey, type UniverseAddress } from '../../core/universe';
 import type { RestrictionsModel } from '../model';
+import type { BanRuns } from '../runs/store';
 import {
   checkFilterId,
   readRestore,
@@ -37,6 +38,8 @@ export interface LogPanelDeps {
   ui: Ui;
   log: Log;
   extensionUri: vscode.Uri;
+  /** The ban runs, whose entries the log groups. */
+  runs: BanRuns;
 }
 
 /** The export's header stays English, like its values: a file to be read by tools. */
