@@ -38,7 +38,12 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const defaults = { durationSeconds: 3600, displayReason: 'Raid', privateReason: 'raid 27 Nov', excludeAltAccounts: false };
+const defaults = {
+  durationSeconds: 3600,
+  displayReason: 'Raid',
+  privateReason: 'raid 27 Nov',
+  excludeAltAccounts: false,
+};
 
 async function planFile(ids: string): Promise<BanPlanFile> {
   const list = parseBanList(ids);

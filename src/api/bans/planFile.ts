@@ -82,6 +82,7 @@ export function readBanPlanText(text: string): BanPlanFile {
     throw new BanPlanFileError(`the plan is damaged at ${issue.path.join('.') || 'its top'}: ${issue.message}`);
   }
   const plan = read.data as BanPlanFile;
-  if (plan.actions.some((a, i) => a.n !== i)) throw new BanPlanFileError('the plan is damaged: its actions are out of order');
+  if (plan.actions.some((a, i) => a.n !== i))
+    throw new BanPlanFileError('the plan is damaged: its actions are out of order');
   return plan;
 }
