@@ -45,6 +45,7 @@ import { activateRestrictions, restrictionsProbe } from './restrictions';
 import { restrictionsKeys } from './restrictions/keys';
 import type { RestrictionLogPanel } from './restrictions/log/panel';
 import type { RestrictionsModel } from './restrictions/model';
+import type { BanRuns } from './restrictions/runs/store';
 import { activateSandbox } from './sandbox';
 import { demoAssets, demoMemoryStores, demoOrderedStores, demoUniverse } from './sandbox/demo';
 import type { Sandbox } from './sandbox/sandbox';
@@ -66,6 +67,8 @@ export interface TestContext {
   /** The data stores' recent operations (plans, audits) in the extension's storage. */
   operations: Operations;
   restrictions: RestrictionsModel;
+  /** The ban runs made or opened (plans of many users, with their journals). */
+  banRuns: BanRuns;
   /** The query index of each universe, and the results panels of query documents. */
   queryIndexes: QueryIndexes;
   queryResults: ResultPanels;
@@ -247,6 +250,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     timeMachine: datastores.timeMachine,
     operations: datastores.operations,
     restrictions: restrictions.model,
+    banRuns: restrictions.runs,
     queryIndexes: queries.indexes,
     queryResults: queries.results,
     players: players.pages,
