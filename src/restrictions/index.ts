@@ -2,6 +2,7 @@
 import path = require('node:path');
 import vscode = require('vscode');
 import { registerCommands } from '../core/commands';
+import { ReviewPanel } from '../core/review/panel';
 import type { AreaProbe } from '../core/commands/context';
 import type { Connections } from '../core/connections';
 import type { Log } from '../core/log';
@@ -9,6 +10,7 @@ import { t } from '../core/text';
 import type { TreeNode } from '../core/tree/node';
 import type { UniverseTree } from '../core/tree/provider';
 import type { Ui } from '../core/ui';
+import { BULK_COMMANDS } from './bulk/commands';
 import { banUser } from './commands/banUser';
 import type { RestrictionsCommand } from './commands/context';
 import { editRestriction } from './commands/editRestriction';
@@ -31,6 +33,7 @@ const commands: readonly RestrictionsCommand[] = [
   showPlace,
   hidePlace,
   showRestrictionLog,
+  ...BULK_COMMANDS,
 ];
 
 export const restrictionsProbe: AreaProbe = {
@@ -64,7 +67,16 @@ export function activateRestrictions(deps: {
       deserializeWebviewPanel: async (panel, state) => void logs.revive(panel, state),
     }),
     ...registerCommands(
-      { ui, log, model, connections, logs, runs, revealPlace: (scope) => revealPlace(deps, scope) },
+      {
+        ui,
+        log,
+        model,
+        connections,
+        logs,
+        runs,
+        openReview: (review, handler) => new ReviewPanel({ extensionUri: deps.extensionUri, log }, review, handler),
+        revealPlace: (scope) => revealPlace(deps, scope),
+      },
       commands,
     ),
   ];

@@ -1,7 +1,21 @@
 // The restrictions model: the restrictions loaded for each universe and place, the places shown under a universe,
 // every write through the client, and the event the tree and the log panels follow.
 import vscode = require('vscode');
-import type { GameJoinRestrictionInput, OpenApiClient, Page, RestrictionLog, UserRestriction } from '../api';
+import {
+  applyBans,
+  planBans,
+  planUnbanEverywhere,
+  type ApplyBansOptions,
+  type ApplyBansResult,
+  type BanPlan,
+  type GameJoinRestrictionInput,
+  type OpenApiClient,
+  type Page,
+  type PlanBansArgs,
+  type RestrictionLog,
+  type UnbanEverywhereArgs,
+  type UserRestriction,
+} from '../api';
 import type { Connections } from '../core/connections';
 import { settings } from '../core/settings';
 import { Pager } from '../core/tree/pager';
@@ -96,6 +110,33 @@ export class RestrictionsModel implements vscode.Disposable {
     this.forget(scope);
     this.changed.fire(universe);
     return result;
+  }
+
+  /** The plan of a ban or unban of many users (reads only). */
+  async planBans(connectionId: string, args: PlanBansArgs): Promise<BanPlan> {
+    return planBans(await this.connections.client(connectionId), args);
+  }
+
+  async planUnbanEverywhere(connectionId: string, args: UnbanEverywhereArgs) {
+    return planUnbanEverywhere(await this.connections.client(connectionId), args);
+  }
+
+  /** Runs a ban plan (each universe it writes to must be writable); what was loaded of them is read again after. */
+  async applyBans(connectionId: string, plan: BanPlan, opts: ApplyBansOptions): Promise<ApplyBansResult> {
+    const universes = [...new Set(plan.targets.map((t) => t.universeId))].map((universeId) => ({
+      connectionId,
+      universeId,
+    }));
+    for (const u of universes) assertWritable(u);
+    const client = await this.connections.client(connectionId);
+    try {
+      return await applyBans(client, plan, opts);
+    } finally {
+      for (const u of universes) {
+        this.forget(u);
+        this.changed.fire(u);
+      }
+    }
   }
 
   async listLogs(

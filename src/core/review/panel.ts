@@ -9,6 +9,7 @@ import { escapeHtml, pageHtml, receiveFromPage, sendTexts } from '../webviewPage
 import {
   readToHost,
   type ReviewButton,
+  type ReviewColumns,
   type ReviewFilter,
   type ReviewItem,
   type ReviewKind,
@@ -35,7 +36,19 @@ export interface Review {
   buttons: ReviewButton[];
   /** What Enter on a row opens, when not its difference: `the entry`. */
   opens?: string;
+  /** Other names for the grid's columns (a review of bans: User, Change, Now, Writes); '' hides one. */
+  columns?: Partial<ReviewColumns>;
 }
+
+const defaultColumns = (): ReviewColumns => ({
+  key: t`Key`,
+  scope: t`Scope`,
+  kind: t`Action`,
+  bytes: t`Size`,
+  version: t`Version`,
+  note: t`Why / what`,
+  search: t`Search keys`,
+});
 
 export interface ReviewHandler {
   /** A button of the review; what it throws is shown in the panel (a cancel is not). */
@@ -152,6 +165,7 @@ export class ReviewPanel implements vscode.Disposable {
       filter: { kinds: [...this.filter.kinds], search: this.filter.search },
       total: this.indices().length,
       generation: this.generation,
+      columns: { ...defaultColumns(), ...r.columns },
       busy: this.busyText,
       error: this.error,
     };
@@ -264,7 +278,8 @@ export class ReviewPanel implements vscode.Disposable {
   /** Static markup only: every value reaches the page by message and is set as text. */
   private html(media: vscode.Uri): string {
     const escape = escapeHtml;
-    const column = (id: string, text: string) => `<span role="columnheader" class="col-${id}">${escape(text)}</span>`;
+    const column = (id: string, text: string) =>
+      `<span role="columnheader" id="head-${id}" class="col-${id}">${escape(text)}</span>`;
     return pageHtml(
       this.panel.webview,
       media,
@@ -280,12 +295,12 @@ export class ReviewPanel implements vscode.Disposable {
 <div class="toolbar filters">
   <div id="kinds" class="kinds" role="group" aria-label="${escape(t`Show`)}"></div>
   <span class="spacer"></span>
-  <label for="search">${escape(t`Search keys`)}</label>
+  <label for="search" id="search-label">${escape(t`Search keys`)}</label>
   <input id="search" type="search" autocomplete="off" spellcheck="false">
 </div>
 <div id="table" class="table" role="grid" aria-labelledby="heading" aria-rowcount="0" tabindex="0">
   <div class="head" role="row">
-    ${column('key', t`Key`)}<span role="columnheader" class="col-scope"><span class="scope-only">${escape(t`Scope`)}</span><span class="store-scope">${escape(t`Store · scope`)}</span></span>${column('kind', t`Action`)}${column('bytes', t`Size`)}${column('version', t`Version`)}${column('note', t`Why / what`)}
+    ${column('key', t`Key`)}<span role="columnheader" class="col-scope"><span class="scope-only" id="head-scope">${escape(t`Scope`)}</span><span class="store-scope">${escape(t`Store · scope`)}</span></span>${column('kind', t`Action`)}${column('bytes', t`Size`)}${column('version', t`Version`)}${column('note', t`Why / what`)}
   </div>
   <div id="viewport" class="viewport"><div id="spacer" class="spacer-rows"></div></div>
 </div>

@@ -79,9 +79,23 @@ export interface ReviewState {
   /** Rows the filter lets through, and the filter's generation. */
   total: number;
   generation: number;
+  columns: ReviewColumns;
   /** Work under way (a run), shown with the buttons disabled. */
   busy?: string;
   error?: string;
+}
+
+/** The grid's columns, as a review names them; an empty name hides the column. */
+export interface ReviewColumns {
+  key: string;
+  /** The Scope column (rows over several stores read `Store · scope`). */
+  scope: string;
+  kind: string;
+  bytes: string;
+  version: string;
+  note: string;
+  /** What the search box searches (`Search keys`). */
+  search: string;
 }
 
 export interface ReviewFilter {

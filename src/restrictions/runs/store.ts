@@ -97,6 +97,12 @@ export class BanRuns implements vscode.Disposable {
     }
   }
 
+  /** Forgets a run never applied; a plan made here goes with it (a plan opened from a file stays). */
+  async remove(run: BanRun): Promise<void> {
+    await fsp.rm(path.join(this.dir, `${run.id}.run.json`), { force: true });
+    if (path.dirname(run.file) === this.dir) await fsp.rm(run.file, { force: true });
+  }
+
   /** Says a run was written by (the log panels group its entries again). */
   wrote(run: BanRun): void {
     this.changed.fire(run);

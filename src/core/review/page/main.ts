@@ -3,7 +3,14 @@
 import { element } from '../../pageDom';
 import { formatBytes } from '../../format';
 import { fromBundle, t, useTranslator } from '../../text';
-import { MAX_WINDOW, type ReviewRow, type ReviewState, type ToHost, type ToPage } from '../protocol';
+import {
+  MAX_WINDOW,
+  type ReviewColumns,
+  type ReviewRow,
+  type ReviewState,
+  type ToHost,
+  type ToPage,
+} from '../protocol';
 
 interface VsCodeApi {
   postMessage(message: ToHost): void;
@@ -139,6 +146,7 @@ function showState(next: ReviewState): void {
   if (document.activeElement !== search) search.value = next.filter.search;
   document.body.classList.toggle('scoped', next.scoped);
   document.body.classList.toggle('stored', next.stored);
+  showColumns(next);
   hint.hidden = !next.opens;
   hint.textContent = next.hint;
   if (fresh) {
@@ -150,6 +158,26 @@ function showState(next: ReviewState): void {
   spacer.style.height = `${next.total * ROW_HEIGHT}px`;
   empty.hidden = next.total > 0 || next.kinds.every((k) => !k.listed);
   draw();
+}
+
+/** The columns' names, and the grid without the columns a review hides. */
+function showColumns(next: ReviewState): void {
+  const c = next.columns;
+  const widths: [keyof ReviewColumns, string][] = [
+    ['key', 'minmax(8em, 3fr)'],
+    ['scope', next.stored ? 'minmax(12em, 2fr)' : next.scoped ? 'minmax(5em, 1fr)' : '0'],
+    ['kind', '10em'],
+    ['bytes', '6em'],
+    ['version', 'minmax(6em, 2fr)'],
+    ['note', 'minmax(8em, 3fr)'],
+  ];
+  const shown = widths.filter(([id]) => id === 'scope' || c[id] !== '');
+  document.body.style.setProperty('--columns', shown.map(([, w]) => w).join(' '));
+  for (const id of ['key', 'scope', 'kind', 'bytes', 'version', 'note'] as const) {
+    element(`head-${id}`).textContent = c[id];
+    if (id !== 'scope') document.body.classList.toggle(`no-${id}`, c[id] === '');
+  }
+  element('search-label').textContent = c.search;
 }
 
 function showButtons(next: ReviewState): void {
