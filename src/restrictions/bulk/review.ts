@@ -12,10 +12,11 @@ import {
 import type { Review, ReviewItem } from '../../core/review/panel';
 import type { Tone } from '../../core/review/protocol';
 import { t } from '../../core/text';
+import { localTime } from '../../core/time';
 import type { BanRun } from '../runs/store';
 
-/** How a run names its targets (`universe 123 (Demo)`), handed in by the wiring of connections. */
-export type Describe = (target: BanAction['target']) => string;
+/** How a run names a target: in full (`place 1234 of universe 123 (Demo)`), or short for a row (`place 1234`). */
+export type Describe = (target: BanAction['target'], full?: boolean) => string;
 
 const changeLabels = (): Record<BanChange, string> => ({
   new: t`new ban`,
@@ -60,24 +61,45 @@ export function describeState(s: BanState | undefined): string {
   return [own, s.privateReason].filter(Boolean).join(' · ');
 }
 
+/**
+ * When a timed ban written over one the target holds ends: the service counts a ban's duration from when it became
+ * active and keeps that start while it stays active, so a shorter duration can end it at once. Undefined for a new ban.
+ */
+export function endOf(a: BanAction): number | undefined {
+  const seconds = a.write?.active ? a.write.durationSeconds : undefined;
+  const start = a.now?.active && !a.now.inherited && a.now.startTime ? Date.parse(a.now.startTime) : NaN;
+  return seconds === null || seconds === undefined || Number.isNaN(start) ? undefined : start + seconds * 1000;
+}
+
+/** Whether the write ends the ban it replaces at once (see endOf). */
+export const endsAtOnce = (a: BanAction, planned: string): boolean => (endOf(a) ?? Infinity) <= Date.parse(planned);
+
 /** What a write sends, in a few words. */
-export function describeWrite(a: BanAction): string {
+export function describeWrite(a: BanAction, planned: string): string {
   const w = a.write;
   if (!w) return '';
   if (!w.active) return t`lift the ban`;
+  const end = endOf(a);
+  const how =
+    end === undefined
+      ? howLong(w.durationSeconds)
+      : endsAtOnce(a, planned)
+        ? t`${howLong(w.durationSeconds)} from its start ${localTime(a.now?.startTime)}: ends at once`
+        : t`${howLong(w.durationSeconds)}, ends ${localTime(end)}`;
   const shown = w.displayReason ? t`shown: ${w.displayReason}` : '';
   const alts = w.excludeAltAccounts ? t`not alt accounts` : '';
-  return [howLong(w.durationSeconds), w.privateReason, shown, alts].filter(Boolean).join(' · ');
+  return [how, w.privateReason, shown, alts].filter(Boolean).join(' · ');
 }
 
-const count = (n: number, one: string, many: string) => (n === 1 ? one : many.replace('#', n.toLocaleString()));
+const usersWord = (n: number): string => (n === 1 ? t`1 user` : t`${n.toLocaleString()} users`);
 
 const usersOf = (run: BanRun) => new Set(run.plan.actions.map((a) => a.userId)).size + (run.plan.clear?.length ?? 0);
 
 function direction(run: BanRun, describe: Describe, source: string | undefined): string {
-  const users = count(usersOf(run), t`1 user`, t`# users`);
-  const where = run.plan.targets.map(describe).join(', ');
-  const from = source ? t`${users} from ${source}` : users;
+  const ids = new Set([...run.plan.actions.map((a) => a.userId), ...(run.plan.clear ?? [])]);
+  const users = ids.size === 1 ? t`user ${[...ids][0]}` : usersWord(ids.size);
+  const where = run.plan.targets.map((x) => describe(x, true)).join(', ');
+  const from = source && ids.size > 1 ? t`${users} from ${source}` : users;
   return run.plan.label ? t`${run.plan.label}: ${from} → ${where}` : t`${from} → ${where}`;
 }
 
@@ -90,7 +112,7 @@ export function planReview(run: BanRun, describe: Describe, source?: string): Re
     scope: describe(a.target),
     kind: a.change,
     version: describeState(a.now),
-    note: a.write ? describeWrite(a) : undefined,
+    note: a.write ? describeWrite(a, plan.planned) : undefined,
     opens: false,
   }));
   for (const userId of plan.clear ?? [])
@@ -113,7 +135,7 @@ export function planReview(run: BanRun, describe: Describe, source?: string): Re
   );
   const verb = plan.kind === 'ban' ? t`Ban` : t`Unban`;
   return {
-    title: plan.kind === 'ban' ? t`Ban ${usersOf(run)} users` : t`Unban ${usersOf(run)} users`,
+    title: plan.kind === 'ban' ? t`Ban ${usersWord(usersOf(run))}` : t`Unban ${usersWord(usersOf(run))}`,
     heading: plan.kind === 'ban' ? t`Ban users from a list` : t`Unban everywhere`,
     direction: direction(run, describe, source),
     phase: 'plan',
@@ -162,12 +184,15 @@ export function resultReview(run: BanRun, describe: Describe, said: string): Rev
     scope: describe(action.target),
     kind: outcome,
     version: describeState(action.now),
-    note: outcome === 'failed' || outcome === 'skipped' ? reason : describeWrite(action),
+    note: outcome === 'failed' || outcome === 'skipped' ? reason : describeWrite(action, run.plan.planned),
     opens: false,
   }));
   const left = failed + pending;
   return {
-    title: run.plan.kind === 'ban' ? t`Banned: ${run.plan.label ?? usersOf(run)}` : t`Unbanned: ${usersOf(run)} users`,
+    title:
+      run.plan.kind === 'ban'
+        ? t`Banned: ${run.plan.label ?? usersWord(usersOf(run))}`
+        : t`Unbanned: ${usersWord(usersOf(run))}`,
     heading: run.plan.kind === 'ban' ? t`Ban users from a list: result` : t`Unban everywhere: result`,
     direction: direction(run, describe, undefined),
     phase: 'result',
@@ -196,7 +221,7 @@ export function resultReview(run: BanRun, describe: Describe, said: string): Rev
       { id: 'log', label: t`Show in Restriction Log` },
       { id: 'close', label: t`Close` },
     ],
-    columns: COLUMNS(),
+    columns: { ...COLUMNS(), kind: t`Outcome`, version: t`Before` },
   };
 }
 

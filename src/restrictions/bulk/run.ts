@@ -19,8 +19,12 @@ import { describeBanTarget } from './targets';
 
 const describer =
   (ctx: RestrictionsContext, run: BanRun): Describe =>
-  (target) =>
-    describeBanTarget(ctx.connections, run.connectionId, target);
+  (target, full) =>
+    full
+      ? describeBanTarget(ctx.connections, run.connectionId, target)
+      : target.placeId === undefined
+        ? t`universe ${target.universeId}`
+        : t`place ${target.placeId}`;
 
 /** Opens a run: its plan when nothing was written yet, else its result. */
 export function openRun(ctx: RestrictionsContext, run: BanRun, source?: string): ReviewPanel {

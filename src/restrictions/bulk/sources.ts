@@ -32,18 +32,13 @@ function sayCount(n: number): string {
 
 /** Asks where the users come from and reads them. Throws when the source names no user it can use. */
 export async function pickList(ui: Ui, title: string): Promise<UserList> {
-  const clipboard = (await vscode.env.clipboard.readText()).slice(0, MOST_BYTES);
   const editor = vscode.window.activeTextEditor;
   const editorText =
     editor && (editor.selection.isEmpty ? editor.document.getText() : editor.document.getText(editor.selection));
   type Item = vscode.QuickPickItem & { from: 'clipboard' | 'type' | 'file' | 'editor' };
-  const clipIds = clipboard.trim() ? countIds(clipboard) : 0;
+  // The clipboard is read only when chosen: a browser asks the user's leave for each read.
   const items: Item[] = [
-    {
-      label: t`$(clippy) Paste from the Clipboard`,
-      description: clipIds ? sayCount(clipIds) : t`holds no user id`,
-      from: 'clipboard',
-    },
+    { label: t`$(clippy) Paste from the Clipboard`, description: t`ids copied from anywhere`, from: 'clipboard' },
     { label: t`$(edit) Type User Ids…`, description: t`separated by spaces or commas`, from: 'type' },
     {
       label: t`$(file) From a Text or CSV File…`,
@@ -61,8 +56,14 @@ export async function pickList(ui: Ui, title: string): Promise<UserList> {
   }
   const picked = required(await ui.pick(items, { title, placeHolder: t`Where are the users?` }));
   switch (picked.from) {
-    case 'clipboard':
-      return nonEmpty({ list: parseBanList(clipboard), source: t`the clipboard` });
+    case 'clipboard': {
+      const text = await readClipboard();
+      if (!text.trim())
+        throw new Error(
+          t`the clipboard holds nothing (a browser may not allow reading it): paste the ids into an editor and use The Active Editor`,
+        );
+      return nonEmpty({ list: parseBanList(text), source: t`the clipboard` });
+    }
     case 'editor':
       return nonEmpty({
         list: parseBanList(editorText ?? ''),
@@ -85,6 +86,27 @@ export async function pickList(ui: Ui, title: string): Promise<UserList> {
     }
     case 'file':
       return readFile(ui, title);
+  }
+}
+
+/** The clipboard's text; in a browser that does not allow the read, an error saying what to use instead. */
+async function readClipboard(): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const refused = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            t`the clipboard cannot be read here (the browser did not allow it): paste the ids into an editor and use The Active Editor`,
+          ),
+        ),
+      15_000,
+    );
+  });
+  try {
+    return (await Promise.race([vscode.env.clipboard.readText(), refused])).slice(0, MOST_BYTES);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -11,6 +11,7 @@ import type { Connection } from '../../../src/core/connections';
 import type { Progress } from '../../../src/core/progress';
 import type { ReviewPanel } from '../../../src/core/review/panel';
 import type { TestContext } from '../../../src/extension';
+import { describeWrite, endsAtOnce } from '../../../src/restrictions/bulk/review';
 import { parseCsv } from '../../unit/support/csv';
 import { SuiteService } from './service';
 import { extensionApi, kind, label, reviewCounts, ScriptedUi, until } from './support';
@@ -132,13 +133,18 @@ suite('bans of many users in the editor', () => {
     assert.deepEqual(
       rows.map((r) => `${r.key} ${r.scope} ${r.kind}`),
       [
-        `101 ${universeLabel} changed`,
-        `102 ${universeLabel} longer`,
-        `103 ${universeLabel} new`,
-        `101 place ${PLACE} of ${universeLabel} new`,
-        `102 place ${PLACE} of ${universeLabel} new`,
-        `103 place ${PLACE} of ${universeLabel} new`,
+        `101 universe ${U} changed`,
+        `102 universe ${U} longer`,
+        `103 universe ${U} new`,
+        `101 place ${PLACE} new`,
+        `102 place ${PLACE} new`,
+        `103 place ${PLACE} new`,
       ],
+    );
+    assert.match(rows[1].note ?? '', /^7d, ends .* · raid 27 Nov · shown: Raiding · not alt accounts$/);
+    assert.equal(
+      state.direction,
+      `raid 27 Nov: 3 users from the clipboard → ${universeLabel}, place ${PLACE} of ${universeLabel}`,
     );
     assert.equal(await patches(), before, 'planning writes nothing');
 
@@ -166,6 +172,30 @@ suite('bans of many users in the editor', () => {
     assert.equal(again.state.phase, 'result');
     assert.deepEqual(reviewCounts(again), { written: 6 });
     assert.equal(await patches(), before + 6);
+  });
+
+  test('a shorter ban over one that began long ago is said to end at once (the service counts from its start)', () => {
+    const planned = '2026-11-27T10:00:00Z';
+    const action = (startTime: string) => ({
+      n: 0,
+      userId: 1,
+      target: { universeId: U },
+      change: 'shorter' as const,
+      now: {
+        active: true,
+        startTime,
+        displayReason: '',
+        privateReason: '',
+        excludeAltAccounts: false,
+        inherited: false,
+      },
+      write: { active: true, durationSeconds: 7 * 86_400 },
+    });
+    assert.equal(endsAtOnce(action('2026-11-11T10:00:00Z'), planned), true);
+    assert.match(describeWrite(action('2026-11-11T10:00:00Z'), planned), /^7d from its start .*: ends at once$/);
+    assert.equal(endsAtOnce(action('2026-11-25T10:00:00Z'), planned), false);
+    assert.match(describeWrite(action('2026-11-25T10:00:00Z'), planned), /^7d, ends /);
+    assert.equal(endsAtOnce({ ...action('2026-11-11T10:00:00Z'), now: undefined }, planned), false, 'a new ban');
   });
 
   test('a run cancelled part way is listed by Resume Ban Run… and goes on without writing anything twice', async () => {
@@ -226,7 +256,7 @@ suite('bans of many users in the editor', () => {
     );
     listAnswers([universeLabel]).on('pick', /^Reasons and duration/, 'Exploiting');
     const panel = await banFromList('301');
-    assert.match(panel.state.direction, /^Exploiting: 1 user from the clipboard → /);
+    assert.match(panel.state.direction, /^Exploiting: user 301 → /);
     await panel.receive({ type: 'button', id: 'apply' });
     const g = await restriction(301);
     assert.deepEqual([g.duration, g.displayReason, g.privateReason], ['259200s', 'Exploits', 'wave 4']);
