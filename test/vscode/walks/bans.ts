@@ -79,7 +79,7 @@ export async function bans(w: Walker): Promise<void> {
   await w.pause(1000);
   await w.shot('unban-plan');
   await reviewButton(frame, 'Unban (');
-  frame = await reviewFrame(w, 'Unban everywhere: result');
+  await reviewFrame(w, 'Unban everywhere: result');
   await w.pause(1000);
   await w.shot('unban-result');
 }
