@@ -122,7 +122,7 @@ describe("a run's entries in the loaded log", () => {
     const all = await logs();
     const ids = matchRuns([second, first], U, all);
     const who = all.map((l, i) => `${l.user.slice(6)}@${l.place ? 'p' : 'u'} ${ids[i] ?? '-'}`);
-    assert.deepEqual(who.toSorted(), [
+    assert.deepEqual([...who].sort(), [
       '11@p first',
       '11@u -',
       '11@u first',
