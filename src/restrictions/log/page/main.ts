@@ -172,16 +172,23 @@ function isCollapsed(s: LogState, run: string, rowsShown: number): boolean {
   return page.collapsed?.[run] ?? (s.run !== run && rowsShown > FEW_ROWS);
 }
 
+/** Folds or unfolds every stretch of a run in place (the focused button stays), and remembers the choice. */
 function fold(run: string, collapsed: boolean): void {
   page = { ...page, collapsed: { ...page.collapsed, [run]: collapsed } };
   vscode.setState(page);
-  if (shown) render(shown);
+  for (const tr of Array.from(rows.querySelectorAll<HTMLTableRowElement>('tr[data-run]'))) {
+    if (tr.dataset.run !== run) continue;
+    if (tr.classList.contains('run-group'))
+      tr.querySelector('button.disclosure')?.setAttribute('aria-expanded', String(!collapsed));
+    else tr.hidden = collapsed;
+  }
 }
 
 /** The header row where a stretch of a run's rows begins: a disclosure button, and Show only this run. */
 function groupRow(s: LogState, run: LogRunInfo | undefined, id: string, entries: number, collapsed: boolean) {
   const tr = document.createElement('tr');
   tr.className = 'run-group';
+  tr.dataset.run = id;
   const td = document.createElement('td');
   td.colSpan = 10;
   const toggle = document.createElement('button');
@@ -189,7 +196,7 @@ function groupRow(s: LogState, run: LogRunInfo | undefined, id: string, entries:
   toggle.className = 'disclosure';
   toggle.setAttribute('aria-expanded', String(!collapsed));
   toggle.textContent = run ? runHeader(run, entries) : id;
-  toggle.addEventListener('click', () => fold(id, !collapsed));
+  toggle.addEventListener('click', () => fold(id, toggle.getAttribute('aria-expanded') === 'true'));
   td.append(toggle);
   if (s.run !== id) {
     const only = document.createElement('button');
@@ -209,11 +216,19 @@ function rowsWithGroups(s: LogState): HTMLTableRowElement[] {
   const perRun = new Map<string, number>();
   for (const r of s.rows) if (r.run) perRun.set(r.run, (perRun.get(r.run) ?? 0) + 1);
   const headers = new Map<number, HTMLTableRowElement>();
+  const stretchesOf = new Map<string, number>();
   for (const stretch of runStretches(s.rows)) {
     const collapsed = isCollapsed(s, stretch.run, perRun.get(stretch.run) ?? 0);
     const info = s.runs.find((r) => r.id === stretch.run);
-    headers.set(stretch.start, groupRow(s, info, stretch.run, stretch.end - stretch.start, collapsed));
-    for (let i = stretch.start; i < stretch.end; i++) drawn[i].hidden = collapsed;
+    const header = groupRow(s, info, stretch.run, stretch.end - stretch.start, collapsed);
+    const nth = stretchesOf.get(stretch.run) ?? 0;
+    stretchesOf.set(stretch.run, nth + 1);
+    header.querySelector<HTMLElement>('button.disclosure')?.setAttribute('data-focus', `${nth}/${stretch.run}`);
+    headers.set(stretch.start, header);
+    for (let i = stretch.start; i < stretch.end; i++) {
+      drawn[i].dataset.run = stretch.run;
+      drawn[i].hidden = collapsed;
+    }
   }
   return drawn.flatMap((tr, i) => {
     const header = headers.get(i);
@@ -262,7 +277,11 @@ function render(s: LogState): void {
     tr.append(empty);
     rows.replaceChildren(tr);
   } else {
+    // A disclosure button that had the focus keeps it when the rows are drawn again.
+    const focused = rows.contains(document.activeElement) ? document.activeElement?.getAttribute('data-focus') : null;
     rows.replaceChildren(...rowsWithGroups(s));
+    for (const button of Array.from(rows.querySelectorAll<HTMLElement>('[data-focus]')))
+      if (button.dataset.focus === focused) button.focus();
   }
   more.textContent = s.hasMore ? t`Load more` : t`All entries loaded`;
   more.setAttribute('aria-disabled', String(!s.hasMore || s.loading));
