@@ -229,7 +229,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
           throw new Error(t`The ban run is no longer known: its plan file was moved or deleted. Choose another run.`);
         this.run = m.run;
         if (m.run) return this.load('run');
-        this.generation++; // stops loading pages back to a run
+        this.generation++; // the walk in flight stops, and a failure of its page is not shown
         this.loading = false;
         this.post();
         return undefined;

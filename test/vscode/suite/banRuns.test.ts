@@ -81,6 +81,7 @@ suite('ban runs in the restriction log', () => {
 
   teardown(async () => {
     ctx.ui = realUi;
+    await service.emulator.clearFaults();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace
       .getConfiguration('universeExplorer')
@@ -147,6 +148,24 @@ suite('ban runs in the restriction log', () => {
     assert.equal(panel.state.run, '');
     assert.equal(panel.state.rows.length, panel.state.loaded);
     assert.equal(panel.state.restore.run, undefined);
+  });
+
+  test('choosing All entries while the Run filter pages back stops it: no page after the one in flight', async () => {
+    await vscode.workspace
+      .getConfiguration('universeExplorer')
+      .update('pageSize', 3, vscode.ConfigurationTarget.Global);
+    const panel = await openLog();
+    // The next page is held by the emulator a while, so the choice arrives while it is in flight.
+    await service.emulator.fault({ path: ':listLogs', query: 'pageToken', delayMs: 3000 });
+    const walking = panel.receive({ type: 'filterRun', run: run.id });
+    await until('the walk to start', () => panel.state.loading);
+    await panel.receive({ type: 'filterRun', run: '' });
+    assert.equal(panel.state.loading, false);
+    assert.equal(panel.state.run, '');
+    await walking;
+    assert.equal(panel.state.loaded, 6, 'the page in flight arrives; none after it is read');
+    assert.equal(panel.state.rows.length, 6);
+    assert.equal(panel.state.loading, false);
   });
 
   test('the Run filter comes back when the page loads again and after a window reload; a run that is gone falls back to all', async () => {
