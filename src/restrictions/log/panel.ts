@@ -341,8 +341,10 @@ export class RestrictionLogPanel implements vscode.Disposable {
   <input id="place" name="place" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="problem">
   <button type="submit" id="apply">${escape(t`Apply filter`)}</button>
   <button type="button" id="clear" class="secondary">${escape(t`Clear filter`)}</button>
-  <label for="run">${escape(t`Run`)}</label>
-  <select id="run"><option value="">${escape(t`All entries`)}</option></select>
+  <span id="runFilter" hidden>
+    <label for="run">${escape(t`Run`)}</label>
+    <select id="run"><option value="">${escape(t`All entries`)}</option></select>
+  </span>
   <span class="spacer"></span>
   <button type="button" id="refresh" class="secondary">${escape(t`Refresh`)}</button>
   <button type="button" id="export" class="secondary">${escape(t`Export CSV…`)}</button>

@@ -47,6 +47,7 @@ const status = element('status');
 const rows = element('rows');
 const more = element<HTMLButtonElement>('more');
 const runSelect = element<HTMLSelectElement>('run');
+const runFilter = element('runFilter');
 
 let page: PageState = vscode.getState() ?? {};
 let shown: LogState | undefined;
@@ -152,7 +153,7 @@ function row(r: LogRow): HTMLTableRowElement {
   return tr;
 }
 
-/** The Run filter's choices: all entries, then the universe's runs, newest first. */
+/** The Run filter's choices (shown when the universe has runs): all entries, then its runs, newest first. */
 function runOptions(s: LogState): void {
   const all = document.createElement('option');
   all.value = '';
@@ -165,6 +166,7 @@ function runOptions(s: LogState): void {
   });
   runSelect.replaceChildren(all, ...options);
   runSelect.value = s.run;
+  runFilter.hidden = s.runs.length === 0;
 }
 
 /** Whether a run's rows are folded: as the user chose, else when it has more than a few rows among others. */
