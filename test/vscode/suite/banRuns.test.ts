@@ -208,4 +208,29 @@ suite('ban runs in the restriction log', () => {
     assert.match(gone.state.error ?? '', /^The ban run is no longer known/);
     gone.panel.dispose();
   });
+
+  test('a run opened while the log is open joins the Run filter, newest first, without a refresh', async () => {
+    const panel = await openLog();
+    const list = parseBanList('901');
+    const planned = await planBans(service.client, {
+      kind: 'ban',
+      rows: list.rows,
+      targets: [{ universeId: U }],
+      defaults: { durationSeconds: null, displayReason: 'Later', privateReason: '', excludeAltAccounts: false },
+    });
+    const file = path.join(service.dir, 'later.plan.json');
+    fs.writeFileSync(file, banPlanText({ format: BAN_PLAN_FORMAT, ...planned, problems: [] }));
+    const loads = ((await service.emulator.requests({ path: ':listLogs' })) as unknown[]).length;
+    const later = await ctx.banRuns.adopt(panel.target.connectionId, file);
+    await until('the new run in the panel', () => panel.state.runs.length === 2);
+    assert.deepEqual(
+      panel.state.runs.map((r) => [r.id, r.label, r.first]),
+      [
+        [later.id, undefined, undefined],
+        [run.id, '=Raid <b>27</b> Nov', panel.state.runs[1].first],
+      ],
+    );
+    assert.equal(((await service.emulator.requests({ path: ':listLogs' })) as unknown[]).length, loads);
+    assert.equal(runStretches(panel.state.rows).length, 1, 'a run that wrote nothing groups nothing');
+  });
 });
