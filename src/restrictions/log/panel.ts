@@ -113,6 +113,9 @@ export class RestrictionLogPanel implements vscode.Disposable {
   /** The ban run whose entries alone are shown, or "". */
   private run: string;
   private readonly runs: LogRuns;
+  /** Reading the runs again after the store said one changed, and whether it said so again meanwhile. */
+  private following: Promise<void> | undefined;
+  private changedAgain = false;
   private readonly pager: Pager<RestrictionLog>;
   private loading = false;
   private error: string | undefined;
@@ -145,7 +148,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
       this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      deps.runs.onDidChange(() => void this.runsChanged()),
+      deps.runs.onDidChange(() => this.runsChanged()),
     );
     this.panel.webview.html = this.html(media);
     void this.receive(filter ? { type: 'applyFilter', filter } : { type: 'refresh' });
@@ -194,16 +197,26 @@ export class RestrictionLogPanel implements vscode.Disposable {
     this.post();
   }
 
-  /** A run was made or written by: its entries are found again (and, when it is the one shown, loaded back to it). */
-  private async runsChanged(): Promise<void> {
-    try {
-      await this.runs.reload();
-      if (this.run && !this.runs.has(this.run)) this.run = '';
-      if (this.run && !this.loading) await this.load('run');
-      else this.post();
-    } catch (error) {
-      this.failed(error);
+  /**
+   * A run was made or written by: its entries are found again (and, when it is the one shown, loaded back to it).
+   * A run writing fast says so often: one reading at a time, and one more after it for what came meanwhile.
+   */
+  private runsChanged(): void {
+    if (this.following) {
+      this.changedAgain = true;
+      return;
     }
+    this.following = (async () => {
+      do {
+        this.changedAgain = false;
+        await this.runs.reload();
+        if (this.run && !this.runs.has(this.run)) this.run = '';
+        if (this.run && !this.loading) await this.load('run');
+        else this.post();
+      } while (this.changedAgain);
+    })()
+      .catch((error: unknown) => this.failed(error))
+      .finally(() => (this.following = undefined));
   }
 
   private async handle(m: ToHost): Promise<unknown> {
