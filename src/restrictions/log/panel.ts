@@ -9,18 +9,16 @@ import { t } from '../../core/text';
 import { Pager } from '../../core/tree/pager';
 import type { Ui } from '../../core/ui';
 import { escapeHtml, pageHtml, receiveFromPage, sendTexts } from '../../core/webviewPage';
-import { toCsv, type CsvValue } from '../../core/csv';
-import { logActions, type LogAction } from './action';
-import { describeDuration } from '../../core/duration';
 import { sameUniverse, universeKey, type UniverseAddress } from '../../core/universe';
 import type { RestrictionsModel } from '../model';
 import type { BanRuns } from '../runs/store';
+import { logCsv, rowsOf } from './rows';
+import { LogRuns } from './runs';
 import {
   checkFilterId,
   readRestore,
   readToHost,
   type LogFilter,
-  type LogRow,
   type LogState,
   type ToHost,
   type ToPage,
@@ -40,75 +38,6 @@ export interface LogPanelDeps {
   extensionUri: vscode.Uri;
   /** The ban runs, whose entries the log groups. */
   runs: BanRuns;
-}
-
-/** The export's header stays English, like its values: a file to be read by tools. */
-export const CSV_HEADER = [
-  'Time',
-  'User',
-  'Place',
-  'Moderator',
-  'Active',
-  'Duration',
-  'Display reason',
-  'Private reason',
-  'Exclude alt accounts',
-  'Action',
-];
-
-/** The CSV's words for an action: English, like its header. */
-const CSV_ACTION: Record<LogAction, string> = { ban: 'Ban', edit: 'Edit', lift: 'Lift' };
-
-const id = (name: string) => name.replace(/^(users|places)\//, '');
-
-/** The moderator's user id, or `script` (what the row or the CSV says) for a game server script. */
-function moderator(log: RestrictionLog, script = 'game server script'): string {
-  if (log.moderator.platformUser) return id(log.moderator.platformUser);
-  return log.moderator.gameServerScript ? script : '';
-}
-
-/** `action`: what the entry did, from `logActions` over the entries loaded. */
-export function toRow(log: RestrictionLog, action: LogAction): LogRow {
-  return {
-    time: log.createTime,
-    action,
-    user: id(log.user),
-    place: id(log.place),
-    moderator: moderator(log, t`game server script`),
-    active: log.active,
-    duration: log.active ? describeDuration(log.duration) : '',
-    displayReason: log.displayReason,
-    privateReason: log.privateReason,
-    excludeAltAccounts: log.excludeAltAccounts,
-  };
-}
-
-/** The CSV keeps the service's own duration (`604800s`), so the file can be read back exactly. */
-function csvRow(log: RestrictionLog, action: LogAction): CsvValue[] {
-  const duration = log.active ? (log.duration ?? 'permanent') : '';
-  const r = toRow(log, action);
-  return [
-    r.time,
-    r.user,
-    r.place,
-    moderator(log),
-    r.active,
-    duration,
-    r.displayReason,
-    r.privateReason,
-    r.excludeAltAccounts,
-    CSV_ACTION[action],
-  ];
-}
-
-/** The action of each entry loaded (newest first), each read against the same user's entry before it. */
-const actionsOf = (logs: readonly RestrictionLog[]): LogAction[] =>
-  logActions(logs.map((l) => ({ ...l, user: id(l.user), place: id(l.place) })));
-
-/** The rows of the entries loaded, newest first. */
-function rowsOf(logs: readonly RestrictionLog[]): LogRow[] {
-  const actions = actionsOf(logs);
-  return logs.map((log, i) => toRow(log, actions[i]));
 }
 
 /** The open restriction log panels, one per universe; each reloads when the universe's restrictions change. */
@@ -134,13 +63,14 @@ export class LogPanels implements vscode.Disposable {
     };
   }
 
-  /** Opens (or reveals) the universe's panel; a filter given here replaces the panel's. */
-  show(u: UniverseAddress, filter?: LogFilter): RestrictionLogPanel {
+  /** Opens (or reveals) the universe's panel; a filter (or ban run) given here replaces the panel's. */
+  show(u: UniverseAddress, filter?: LogFilter, run?: string): RestrictionLogPanel {
     const key = universeKey(u);
     const panel = this.open.get(key);
-    if (!panel) return this.add(new RestrictionLogPanel(this.deps, this.target(u), filter));
+    if (!panel) return this.add(new RestrictionLogPanel(this.deps, this.target(u), filter, undefined, run));
     panel.panel.reveal();
     if (filter) void panel.receive({ type: 'applyFilter', filter });
+    if (run !== undefined) void panel.receive({ type: 'filterRun', run });
     return panel;
   }
 
@@ -155,7 +85,7 @@ export class LogPanels implements vscode.Disposable {
       panel.dispose();
       return undefined;
     }
-    return this.add(new RestrictionLogPanel(this.deps, this.target(restore), restore.filter, panel));
+    return this.add(new RestrictionLogPanel(this.deps, this.target(restore), restore.filter, panel, restore.run));
   }
 
   dispose(): void {
@@ -180,6 +110,12 @@ export class RestrictionLogPanel implements vscode.Disposable {
   /** How often the page has loaded and said `ready` (a hidden panel's page is discarded and loads again). */
   pageLoads = 0;
   private filter: LogFilter = { user: '', place: '' };
+  /** The ban run whose entries alone are shown, or "". */
+  private run: string;
+  private readonly runs: LogRuns;
+  /** Reading the runs again after the store said one changed, and whether it said so again meanwhile. */
+  private following: Promise<void> | undefined;
+  private changedAgain = false;
   private readonly pager: Pager<RestrictionLog>;
   private loading = false;
   private error: string | undefined;
@@ -191,6 +127,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
     readonly target: LogTarget,
     filter?: LogFilter,
     restored?: vscode.WebviewPanel,
+    run = '',
   ) {
     const media = vscode.Uri.joinPath(deps.extensionUri, 'media', 'restrictionLog');
     const options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'media')] };
@@ -206,9 +143,12 @@ export class RestrictionLogPanel implements vscode.Disposable {
       restored.title = title;
     }
     this.pager = new Pager((pageToken, signal) => deps.model.listLogs(target, this.filter, pageToken, signal));
+    this.run = run;
+    this.runs = new LogRuns(deps.runs, target);
     this.disposables.push(
       this.panel.onDidDispose(() => this.dispose()),
       this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      deps.runs.onDidChange(() => this.runsChanged()),
     );
     this.panel.webview.html = this.html(media);
     void this.receive(filter ? { type: 'applyFilter', filter } : { type: 'refresh' });
@@ -217,13 +157,23 @@ export class RestrictionLogPanel implements vscode.Disposable {
   /** What the page shows. */
   get state(): LogState {
     const target = this.target;
+    const rows = rowsOf(this.pager.items, this.runs.of(this.pager.items));
+    const run = this.run;
     return {
       title: target.universeName
         ? t`Universe ${target.universeId} (${target.universeName}) on ${target.connectionName}`
         : t`Universe ${target.universeId} on ${target.connectionName}`,
-      restore: { connectionId: target.connectionId, universeId: target.universeId, filter: { ...this.filter } },
+      restore: {
+        connectionId: target.connectionId,
+        universeId: target.universeId,
+        filter: { ...this.filter },
+        ...(run ? { run } : {}),
+      },
       filter: { ...this.filter },
-      rows: rowsOf(this.pager.items),
+      run,
+      runs: this.runs.infos,
+      rows: run ? rows.filter((r) => r.run === run) : rows,
+      loaded: this.pager.items.length,
       hasMore: this.pager.hasMore,
       loading: this.loading,
       error: this.error,
@@ -237,12 +187,36 @@ export class RestrictionLogPanel implements vscode.Disposable {
       { name: 'Restriction log', log: this.deps.log },
       readToHost,
       (m) => this.handle(m),
-      (error) => {
-        this.error = reason(error);
-        this.deps.log.error(`Restriction log of universe ${this.target.universeId}: ${this.error}`);
-        this.post();
-      },
+      (error) => this.failed(error),
     );
+  }
+
+  private failed(error: unknown): void {
+    this.error = reason(error);
+    this.deps.log.error(`Restriction log of universe ${this.target.universeId}: ${this.error}`);
+    this.post();
+  }
+
+  /**
+   * A run was made or written by: its entries are found again (and, when it is the one shown, loaded back to it).
+   * A run writing fast says so often: one reading at a time, and one more after it for what came meanwhile.
+   */
+  private runsChanged(): void {
+    if (this.following) {
+      this.changedAgain = true;
+      return;
+    }
+    this.following = (async () => {
+      do {
+        this.changedAgain = false;
+        await this.runs.reload();
+        if (this.run && !this.runs.has(this.run)) this.run = '';
+        if (this.run && !this.loading) await this.load('run');
+        else this.post();
+      } while (this.changedAgain);
+    })()
+      .catch((error: unknown) => this.failed(error))
+      .finally(() => (this.following = undefined));
   }
 
   private async handle(m: ToHost): Promise<unknown> {
@@ -257,12 +231,21 @@ export class RestrictionLogPanel implements vscode.Disposable {
         const problem = checkFilterId(m.filter.user, 'User') ?? checkFilterId(m.filter.place, 'Place');
         if (problem) throw new Error(problem);
         this.filter = m.filter;
-        return this.load(true);
+        return this.load('fresh');
       }
       case 'refresh':
-        return this.load(true);
+        return this.load('fresh');
       case 'loadMore':
-        return this.load(false);
+        return this.load('more');
+      case 'filterRun':
+        if (m.run && !this.runs.has(m.run))
+          throw new Error(t`The ban run is no longer known: its plan file was moved or deleted. Choose another run.`);
+        this.run = m.run;
+        if (m.run) return this.load('run');
+        this.generation++; // the walk in flight stops, and a failure of its page is not shown
+        this.loading = false;
+        this.post();
+        return undefined;
       case 'exportCsv':
         return this.exportCsv();
       case 'showPlayer': {
@@ -276,28 +259,40 @@ export class RestrictionLogPanel implements vscode.Disposable {
     }
   }
 
-  /** Loads the first page again (`fresh`) or the next one; the newest load decides what the page shows. */
-  private async load(fresh: boolean): Promise<void> {
+  /**
+   * Loads the first page again (`fresh`, reading the runs again too) or the next one (`more`); then, while a run is
+   * chosen, pages back to its first write (`run`: only those). The newest load decides what the page shows.
+   */
+  private async load(how: 'fresh' | 'more' | 'run'): Promise<void> {
     const generation = ++this.generation;
-    if (fresh) this.pager.reset();
+    if (how === 'fresh') this.pager.reset();
     this.loading = true;
     this.post();
     try {
-      await this.pager.loadMore();
+      if (how === 'fresh') {
+        await this.runs.reload();
+        if (this.run && !this.runs.has(this.run)) this.run = '';
+      }
+      if (how !== 'run') await this.pager.loadMore();
+      const back = () => generation === this.generation && this.run && this.pager.hasMore;
+      while (back() && this.runs.needsOlder(this.run, this.pager.items)) {
+        await this.pager.loadMore();
+        this.post();
+      }
       if (generation === this.generation) this.error = undefined;
     } catch (error) {
       if (generation === this.generation && !isCancel(error)) throw error;
     } finally {
-      if (generation === this.generation) {
-        this.loading = false;
-        this.post();
-      }
+      if (generation === this.generation) this.loading = false;
+      this.post();
     }
   }
 
-  /** Every entry loaded so far, with a header row. Returns the file written, or undefined when cancelled. */
+  /** Every entry loaded so far (of the run, when one is chosen), with a header row. Undefined when cancelled. */
   private async exportCsv(): Promise<vscode.Uri | undefined> {
     const logs = [...this.pager.items];
+    const runs = this.runs.of(this.pager.items);
+    const shown = logs.map((_, i) => i).filter((i) => !this.run || runs[i] === this.run);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = await this.deps.ui.saveDialog({
       title: t`Export the restriction log of universe ${this.target.universeId}`,
@@ -306,13 +301,12 @@ export class RestrictionLogPanel implements vscode.Disposable {
       defaultUri: folder && vscode.Uri.joinPath(folder, `restriction-log-${this.target.universeId}.csv`),
     });
     if (!uri) return undefined;
-    const actions = actionsOf(logs);
-    const rows = logs.map((log, i) => csvRow(log, actions[i]));
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(CSV_HEADER, rows), 'utf8'));
-    this.deps.log.info(`Exported ${logs.length} restriction log entries to ${uri.toString(true)}`);
+    const text = logCsv(logs, shown, (i) => this.runs.csvName(runs[i]));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    this.deps.log.info(`Exported ${shown.length} restriction log entries to ${uri.toString(true)}`);
     const openFile = t`Open File`;
     void this.deps.ui
-      .info(t`Exported ${logs.length} restriction log entries to ${uri.fsPath}.`, openFile)
+      .info(t`Exported ${shown.length} restriction log entries to ${uri.fsPath}.`, openFile)
       .then((choice) => {
         if (choice === openFile) void vscode.window.showTextDocument(uri, { preview: false });
       });
@@ -360,6 +354,10 @@ export class RestrictionLogPanel implements vscode.Disposable {
   <input id="place" name="place" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="problem">
   <button type="submit" id="apply">${escape(t`Apply filter`)}</button>
   <button type="button" id="clear" class="secondary">${escape(t`Clear filter`)}</button>
+  <span id="runFilter" hidden>
+    <label for="run">${escape(t`Run`)}</label>
+    <select id="run"><option value="">${escape(t`All entries`)}</option></select>
+  </span>
   <span class="spacer"></span>
   <button type="button" id="refresh" class="secondary">${escape(t`Refresh`)}</button>
   <button type="button" id="export" class="secondary">${escape(t`Export CSV…`)}</button>

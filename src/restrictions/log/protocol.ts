@@ -7,6 +7,7 @@
 
 import { t } from '../../core/text';
 import type { LogAction } from './action';
+import type { LogRunInfo } from './groups';
 
 export interface LogFilter {
   /** A user id, or "" for every user. */
@@ -31,6 +32,8 @@ export interface LogRow {
   displayReason: string;
   privateReason: string;
   excludeAltAccounts: boolean;
+  /** The ban run that wrote the entry (its id), if a known run did. */
+  run?: string;
 }
 
 /** What the page keeps (vscode.setState) so that VS Code can bring the panel back after a window reload. */
@@ -38,6 +41,8 @@ export interface LogRestore {
   connectionId: string;
   universeId: number;
   filter: LogFilter;
+  /** The run the log is narrowed to, when one is. */
+  run?: string;
 }
 
 export interface LogState {
@@ -45,7 +50,14 @@ export interface LogState {
   title: string;
   restore: LogRestore;
   filter: LogFilter;
+  /** The run whose entries alone are shown, or "" for all. */
+  run: string;
+  /** The universe's known runs, newest first. */
+  runs: LogRunInfo[];
+  /** The rows shown: every entry loaded, or the chosen run's. */
   rows: LogRow[];
+  /** Entries loaded (more than the rows when a run is chosen). */
+  loaded: number;
   hasMore: boolean;
   loading: boolean;
   /** The last failure, shown until the next successful load. */
@@ -63,8 +75,13 @@ export type ToHost =
   | { type: 'loadMore' }
   | { type: 'refresh' }
   | { type: 'exportCsv' }
+  /** Shows only a run's entries ("": all), loading pages back to its first write. */
+  | { type: 'filterRun'; run: string }
   /** Show Player… (the players area's command) for a row's user. */
   | { type: 'showPlayer'; user: string };
+
+/** Whether a text can be a run's id (a file name part the store made). */
+export const isRunId = (text: unknown): text is string => typeof text === 'string' && /^[\w.-]{1,100}$/.test(text);
 
 /**
  * Why an id typed in the filter cannot be used, or undefined when it can ("" means no filter). The page has no
@@ -84,7 +101,8 @@ export function readRestore(state: unknown): LogRestore | undefined {
   if (typeof f?.user !== 'string' || typeof f.place !== 'string') return undefined;
   const filter = { user: f.user, place: f.place };
   if (checkFilterId(filter.user, 'User') || checkFilterId(filter.place, 'Place')) return undefined;
-  return { connectionId: r.connectionId, universeId: r.universeId as number, filter };
+  const restore: LogRestore = { connectionId: r.connectionId, universeId: r.universeId as number, filter };
+  return isRunId(r.run) ? { ...restore, run: r.run } : restore;
 }
 
 /** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */
@@ -101,6 +119,8 @@ export function readToHost(message: unknown): ToHost | undefined {
       return typeof m.user === 'string' && /^[1-9]\d{0,18}$/.test(m.user)
         ? { type: 'showPlayer', user: m.user }
         : undefined;
+    case 'filterRun':
+      return m.run === '' || isRunId(m.run) ? { type: 'filterRun', run: m.run } : undefined;
     case 'applyFilter': {
       const f = m.filter as Record<string, unknown> | null | undefined;
       if (typeof f?.user !== 'string' || typeof f.place !== 'string') return undefined;

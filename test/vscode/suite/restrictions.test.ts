@@ -568,7 +568,7 @@ suite('user restrictions in the editor', () => {
     const text = fs.readFileSync(file.fsPath, 'utf8');
     assert.ok(
       text.startsWith(
-        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts,Action\r\n',
+        'Time,User,Place,Moderator,Active,Duration,Display reason,Private reason,Exclude alt accounts,Action,Run\r\n',
       ),
       text.slice(0, 120),
     );
@@ -590,6 +590,7 @@ suite('user restrictions in the editor', () => {
       'line one\nline two',
       'false',
       'Ban',
+      '',
     ]);
     assert.equal(rows.find((r) => r[1] === '9061')?.[5], '3600s');
     assert.match(ui.messages('info')[0] ?? '', /^Exported 5 restriction log entries to /);

@@ -5,6 +5,7 @@
 import { element } from '../../../core/pageDom';
 import { fromBundle, t, useTranslator } from '../../../core/text';
 import { localTime, utcTime } from '../../../core/time';
+import { runHeader, runStretches, runTitle, type LogRunInfo } from '../groups';
 import {
   checkFilterId,
   type LogFilter,
@@ -20,7 +21,12 @@ interface PageState {
   draft?: LogFilter;
   /** Read by the host's WebviewPanelSerializer after a window reload. */
   restore?: LogRestore;
+  /** Per ban run (id): whether its rows are folded under its header, as the user last chose. */
+  collapsed?: Record<string, boolean>;
 }
+
+/** A run with more rows shown than this starts folded. */
+const FEW_ROWS = 5;
 
 interface VsCodeApi {
   postMessage(message: ToHost): void;
@@ -40,6 +46,8 @@ const problem = element('problem');
 const status = element('status');
 const rows = element('rows');
 const more = element<HTMLButtonElement>('more');
+const runSelect = element<HTMLSelectElement>('run');
+const runFilter = element('runFilter');
 
 let page: PageState = vscode.getState() ?? {};
 let shown: LogState | undefined;
@@ -94,6 +102,7 @@ element('export').addEventListener('click', () => send({ type: 'exportCsv' }));
 more.addEventListener('click', () => {
   if (more.getAttribute('aria-disabled') !== 'true') send({ type: 'loadMore' });
 });
+runSelect.addEventListener('change', () => send({ type: 'filterRun', run: runSelect.value }));
 userInput.addEventListener('input', saveDraft);
 placeInput.addEventListener('input', saveDraft);
 
@@ -144,11 +153,100 @@ function row(r: LogRow): HTMLTableRowElement {
   return tr;
 }
 
+/** The Run filter's choices (shown when the universe has runs): all entries, then its runs, newest first. */
+function runOptions(s: LogState): void {
+  const all = document.createElement('option');
+  all.value = '';
+  all.textContent = t`All entries`;
+  const options = s.runs.map((r) => {
+    const option = document.createElement('option');
+    option.value = r.id;
+    option.textContent = runTitle(r);
+    return option;
+  });
+  runSelect.replaceChildren(all, ...options);
+  runSelect.value = s.run;
+  runFilter.hidden = s.runs.length === 0;
+}
+
+/** Whether a run's rows are folded: as the user chose, else when it has more than a few rows among others. */
+function isCollapsed(s: LogState, run: string, rowsShown: number): boolean {
+  return page.collapsed?.[run] ?? (s.run !== run && rowsShown > FEW_ROWS);
+}
+
+/** Folds or unfolds every stretch of a run in place (the focused button stays), and remembers the choice. */
+function fold(run: string, collapsed: boolean): void {
+  page = { ...page, collapsed: { ...page.collapsed, [run]: collapsed } };
+  vscode.setState(page);
+  for (const tr of Array.from(rows.querySelectorAll<HTMLTableRowElement>('tr[data-run]'))) {
+    if (tr.dataset.run !== run) continue;
+    if (tr.classList.contains('run-group'))
+      tr.querySelector('button.disclosure')?.setAttribute('aria-expanded', String(!collapsed));
+    else tr.hidden = collapsed;
+  }
+}
+
+/** The header row where a stretch of a run's rows begins: a disclosure button, and Show only this run. */
+function groupRow(s: LogState, run: LogRunInfo | undefined, id: string, entries: number, collapsed: boolean) {
+  const tr = document.createElement('tr');
+  tr.className = 'run-group';
+  tr.dataset.run = id;
+  const td = document.createElement('td');
+  td.colSpan = 10;
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'disclosure';
+  toggle.setAttribute('aria-expanded', String(!collapsed));
+  toggle.textContent = run ? runHeader(run, entries) : id;
+  toggle.addEventListener('click', () => fold(id, toggle.getAttribute('aria-expanded') === 'true'));
+  td.append(toggle);
+  if (s.run !== id) {
+    const only = document.createElement('button');
+    only.type = 'button';
+    only.className = 'secondary';
+    only.textContent = t`Show only this run`;
+    only.addEventListener('click', () => send({ type: 'filterRun', run: id }));
+    td.append(only);
+  }
+  tr.append(td);
+  return tr;
+}
+
+/** The rows, each stretch of a run's rows under its header (hidden while folded). */
+function rowsWithGroups(s: LogState): HTMLTableRowElement[] {
+  const drawn = s.rows.map(row);
+  const perRun = new Map<string, number>();
+  for (const r of s.rows) if (r.run) perRun.set(r.run, (perRun.get(r.run) ?? 0) + 1);
+  const headers = new Map<number, HTMLTableRowElement>();
+  const stretchesOf = new Map<string, number>();
+  for (const stretch of runStretches(s.rows)) {
+    const collapsed = isCollapsed(s, stretch.run, perRun.get(stretch.run) ?? 0);
+    const info = s.runs.find((r) => r.id === stretch.run);
+    const header = groupRow(s, info, stretch.run, stretch.end - stretch.start, collapsed);
+    const nth = stretchesOf.get(stretch.run) ?? 0;
+    stretchesOf.set(stretch.run, nth + 1);
+    header.querySelector<HTMLElement>('button.disclosure')?.setAttribute('data-focus', `${nth}/${stretch.run}`);
+    headers.set(stretch.start, header);
+    for (let i = stretch.start; i < stretch.end; i++) {
+      drawn[i].dataset.run = stretch.run;
+      drawn[i].hidden = collapsed;
+    }
+  }
+  return drawn.flatMap((tr, i) => {
+    const header = headers.get(i);
+    return header ? [header, tr] : [tr];
+  });
+}
+
 function describe(s: LogState): string {
   if (s.loading) return t`Loading…`;
   const { user, place } = s.filter;
   const n = s.rows.length;
-  const loaded = n === 1 ? t`1 entry loaded` : t`${n} entries loaded`;
+  const loaded = s.run
+    ? t`${n} of ${s.loaded} entries loaded are the run's`
+    : n === 1
+      ? t`1 entry loaded`
+      : t`${n} entries loaded`;
   const filter =
     user && place
       ? t` for user ${user} and place ${place}`
@@ -173,6 +271,7 @@ function render(s: LogState): void {
   if (s.error) showProblem(s.error);
   else if (!invalidField) showProblem(undefined);
   document.body.setAttribute('aria-busy', String(s.loading));
+  runOptions(s);
   if (s.rows.length === 0 && !s.loading) {
     const empty = cell(t`No log entries.`, 'muted');
     empty.colSpan = 9;
@@ -180,7 +279,11 @@ function render(s: LogState): void {
     tr.append(empty);
     rows.replaceChildren(tr);
   } else {
-    rows.replaceChildren(...s.rows.map(row));
+    // A disclosure button that had the focus keeps it when the rows are drawn again.
+    const focused = rows.contains(document.activeElement) ? document.activeElement?.getAttribute('data-focus') : null;
+    rows.replaceChildren(...rowsWithGroups(s));
+    for (const button of Array.from(rows.querySelectorAll<HTMLElement>('[data-focus]')))
+      if (button.dataset.focus === focused) button.focus();
   }
   more.textContent = s.hasMore ? t`Load more` : t`All entries loaded`;
   more.setAttribute('aria-disabled', String(!s.hasMore || s.loading));
