@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readBanPlanText } from '../../src/api';
+import { readBanPlanText, type GameJoinRestrictionInput } from '../../src/api';
 import { API_KEY } from './support/client';
 import { buildCli, CLI_KEY } from './support/cli';
 import { sharedEmulator } from './support/emulator';
@@ -27,7 +27,7 @@ const serve = (extra: string[] = []): Promise<McpRun> =>
 const patches = async () => (await shared.emulator.requests({ method: 'PATCH' })).length;
 const state = (userId: number, universeId = U, placeId?: string) =>
   shared.client.restrictions.get({ universeId, placeId, userId }).then((r) => r.gameJoinRestriction);
-const ban = (userId: number, gameJoinRestriction: object, universeId = U, placeId?: string) =>
+const ban = (userId: number, gameJoinRestriction: GameJoinRestrictionInput, universeId = U, placeId?: string) =>
   shared.client.restrictions.update({ universeId, placeId, userId, gameJoinRestriction });
 
 /** A plan tool's answer, checked to say nothing was written and to name its files. */
@@ -39,7 +39,7 @@ async function plan(mcp: McpRun, name: string, args: Record<string, unknown>) {
   const manifest = JSON.parse(fs.readFileSync(p.file as string, 'utf8')) as Record<string, unknown>;
   assert.equal(manifest.bansFile, 'bans.plan.json');
   assert.equal(p.bansFile, path.join(path.dirname(p.file as string), 'bans.plan.json'));
-  return { ...p, plan: readBanPlanText(fs.readFileSync(p.bansFile as string, 'utf8')) };
+  return Object.assign(p, { plan: readBanPlanText(fs.readFileSync(p.bansFile as string, 'utf8')) });
 }
 
 describe('universe-explorer mcp: bans of many users', () => {
