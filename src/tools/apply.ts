@@ -166,11 +166,12 @@ const applyPlan = tool({
   title: 'Apply a plan',
   description:
     'Runs a plan made by a plan_* tool: the only tool that writes to the service, and only when the person running ' +
-    "this server allowed writes to the plan's universe (else it refuses and says how to allow it). Each write is " +
-    'conditioned on what the plan read: a key or restriction changed since is skipped and listed, never ' +
-    'overwritten. Entry writes are audited (what each replaced is kept for undo), bans of many users are paced at ' +
-    "the service's limits, and applying the same plan again goes on where a stopped run ended. Returns written, " +
-    'skipped and failed counts and the files that list them.',
+    'this server allowed writes to every universe the plan writes to (else it refuses and says how to allow it). ' +
+    'Entry and single-ban writes are conditioned on what the plan read: a key or restriction changed since is ' +
+    'skipped and listed, never overwritten; entry writes are audited (what each replaced is kept for undo). Bans of ' +
+    "many users are written as planned, paced at the service's limits (a long list takes minutes). Applying the " +
+    'same plan again goes on where a stopped run ended and sends nothing twice. Returns written, skipped and ' +
+    'failed counts and the files that list them.',
   kind: 'apply',
   input: z.object({
     planId: about(z.string().check(z.minLength(1)), 'the planId a plan tool returned'),

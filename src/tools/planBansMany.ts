@@ -24,13 +24,13 @@ import { newPlan, writeManifest, type PlanKind } from './plans';
 import { about, bounded, named, tool, ToolError, universeField, type Tool, type ToolContext } from './types';
 
 /** Users one plan takes at most. */
-export const MAX_USERS = 10_000;
+const MAX_USERS = 10_000;
 /** Places, and other universes, one plan takes at most. */
 const MAX_TARGETS = 50;
 /** Unusable lines, and users banned nowhere, a result lists. */
 const SHOWN = 20;
 /** The plan file in a plan folder; its journal is `<file>.journal` beside it. */
-export const BANS_FILE = 'bans.plan.json';
+const BANS_FILE = 'bans.plan.json';
 
 const idText = z.string().check(z.regex(/^\d{1,19}$/));
 const usersField = about(

@@ -127,6 +127,33 @@ describe('universe-explorer mcp: bans of many users', () => {
     }
   });
 
+  it("a failed write is listed with the service's reason, and the next apply retries only it", async () => {
+    const mcp = await serve(['--allow-writes', U]);
+    try {
+      const p = await plan(mcp, 'plan_ban_many', { users: [4501, 4502] });
+      await shared.emulator.fault({
+        method: 'PATCH',
+        path: '/user-restrictions/4502',
+        status: 403,
+        body: '{"code":"PERMISSION_DENIED","message":"the key may not ban this user"}',
+        times: 1,
+      });
+      const first = (await mcp.call('apply_plan', { planId: p.planId })).json();
+      assert.deepEqual([first.written, first.failed, first.moreFailures], [1, 1, 0]);
+      const [failed] = first.failures as { user: string; where: string; reason: string }[];
+      assert.deepEqual([failed.user, failed.where], ['4502', `universe ${U}`]);
+      assert.match(failed.reason, /the key may not ban this user/);
+      assert.match(first.note as string, /Apply the plan again to retry the failed writes/);
+      const sent = await patches();
+      const again = (await mcp.call('apply_plan', { planId: p.planId })).json();
+      assert.deepEqual([again.written, again.earlier, again.failed], [1, 1, 0]);
+      assert.equal(await patches(), sent + 1, 'only the failed write is sent again');
+      assert.equal((await state(4502)).active, true);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it("unban everywhere finds a place's own ban from the log, and lists users banned nowhere", async () => {
     await ban(4201, { active: true }, U, PLACE);
     await ban(4202, { active: true });
