@@ -14,6 +14,7 @@ import {
   readBanPlanText,
   runRestore,
   StoppedError,
+  type ApplyProgress,
   type BanPlanFile,
   type OpenApiClient,
   type RestoreResult,
@@ -137,9 +138,12 @@ async function applyBanMany(
   ctx: ToolContext,
 ) {
   const journalFile = `${file}.journal`;
-  const result = await applyBans(client, plan, { journalFile, signal: ctx.signal }).catch((error: unknown) => {
-    throw failure(`cannot apply the plan ${folder.planId}`, error);
-  });
+  const onProgress = (p: ApplyProgress) => ctx.progress?.(p.done + p.failed, p.toWrite);
+  const result = await applyBans(client, plan, { journalFile, signal: ctx.signal, onProgress }).catch(
+    (error: unknown) => {
+      throw failure(`cannot apply the plan ${folder.planId}`, error);
+    },
+  );
   const failures = result.failures.slice(0, FAILURES_SHOWN).map((f) => ({
     user: String(f.userId),
     where: f.where,

@@ -72,10 +72,26 @@ describe('universe-explorer mcp: bans of many users', () => {
       assert.equal(p.plan.actions.length, 8);
       assert.equal((await state(4001)).active, false);
 
-      const applied = (await mcp.call('apply_plan', { planId: p.planId })).json();
+      // A client that asks for progress is told after each write (which keeps its time limit off a long run).
+      const told: { progress: number; total?: number }[] = [];
+      const answer = await mcp.client.callTool({ name: 'apply_plan', arguments: { planId: p.planId } }, undefined, {
+        onprogress: (n) => told.push({ progress: n.progress, total: n.total }),
+        resetTimeoutOnProgress: true,
+      });
+      const applied = JSON.parse((answer.content as { text: string }[])[0].text) as Record<string, unknown>;
       assert.deepEqual(
         [applied.written, applied.earlier, applied.skipped, applied.failed, applied.failures],
         [7, 0, 1, 0, []],
+      );
+      // The last notes may come after the answer, which the client no longer follows: those told count up to 7.
+      assert.ok(told.length > 0, 'progress was told');
+      assert.deepEqual(
+        told.map((n) => n.total),
+        told.map(() => 7),
+      );
+      assert.ok(
+        told.every((n, i) => n.progress <= 7 && (i === 0 || n.progress > told[i - 1].progress)),
+        JSON.stringify(told),
       );
       assert.ok(fs.existsSync(applied.journalFile as string));
       const a = await state(4001, U, PLACE);
@@ -193,19 +209,6 @@ describe('universe-explorer mcp: bans of many users', () => {
       const none = await mcp.call('plan_unban_everywhere', { universe: U, users: 'abc' });
       assert.match(none.text, /the list names no user it can use \(line 1: "abc" is not a user id/);
       assert.equal((await shared.emulator.requests()).length, before, 'nothing is read for a refused list');
-    } finally {
-      await mcp.close();
-    }
-  });
-
-  it('lists the tools, each saying it writes nothing', async () => {
-    const mcp = await serve();
-    try {
-      const { tools } = await mcp.client.listTools();
-      for (const name of ['plan_ban_many', 'plan_unban_everywhere']) {
-        const found = tools.find((t) => t.name === name);
-        assert.match(found?.description ?? '', /WRITES NOTHING/, name);
-      }
     } finally {
       await mcp.close();
     }
