@@ -184,7 +184,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const assets = activateAssets({ ...core, view, state: globalState });
   const memory = activateMemory({ ...core, names, workspaceState: context.workspaceState });
   const sandbox = activateSandbox({ context, state: globalState, connections, ui, log, status });
-  // Agents read through the queries area's indexes and apply plans through the data stores' review.
+  // Agents read through the queries area's indexes and apply plans through the data stores' review, and plans of bans
+  // of many users through the restrictions' bulk ban review.
   const agents = activateAgents({
     connections,
     log,
@@ -197,6 +198,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       return fs.existsSync(index.file) ? index : undefined;
     },
     reviewPlan: (file, connectionId) => datastores.reviewPlan(file, connectionId),
+    reviewBanPlan: (file, connectionId) =>
+      vscode.commands.executeCommand('universeExplorer.reviewBanPlan', { file, connectionId }),
   });
   // The API cannot list a creator's assets, nor ordered data stores, sorted maps and queues: the sandbox's connection
   // knows the demo's from its first start, and the demo universe's stores are named once.

@@ -20,6 +20,8 @@ export function activateAgents(deps: {
   index(connectionId: string, universeId: number): Promise<UniverseIndex | undefined>;
   /** The data stores' Review Plan File. */
   reviewPlan(file: string, connectionId: string): Promise<unknown>;
+  /** The restrictions' bulk ban review of a ban plan file. */
+  reviewBanPlan(file: string, connectionId: string): Thenable<unknown>;
 }) {
   const plansDir = plansDirOf(deps.storageDir);
   const shared = { connections: deps.connections, log: deps.log, plansDir, index: deps.index };
@@ -30,6 +32,11 @@ export function activateAgents(deps: {
     extensionUri: deps.extensionUri,
     reviewPlan: async (file: string, connectionId: string) => {
       const shown = await deps.reviewPlan(file, connectionId);
+      opened.push(shown);
+      return shown;
+    },
+    reviewBanPlan: async (file: string, connectionId: string) => {
+      const shown = await deps.reviewBanPlan(file, connectionId);
       opened.push(shown);
       return shown;
     },

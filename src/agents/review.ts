@@ -1,6 +1,7 @@
 // apply_plan in the editor: an agent's plan opens in the review panel and is applied only by a person's Apply. Entry
-// plans open as the data stores' own reviews (each part a Recent Operation, with Undo); a ban plan opens here, as one
-// row, and Apply runs it through the tools' apply_plan (conditioned on the restriction the plan read).
+// plans open as the data stores' own reviews (each part a Recent Operation, with Undo); a plan of bans of many users
+// opens in the restrictions' bulk ban review; a ban of one user opens here, as one row, and Apply runs it through the
+// tools' apply_plan (conditioned on the restriction the plan read).
 import path = require('node:path');
 import { ReviewPanel, type Review, type ReviewItem } from '../core/review/panel';
 import { formatDuration, fromServiceDuration } from '../core/duration';
@@ -15,6 +16,8 @@ export interface ReviewDeps extends Omit<LmToolsDeps, 'review'> {
   log: Log;
   /** The data stores' Review Plan File: a restore-format plan in the review panel. */
   reviewPlan(file: string, connectionId: string): Promise<unknown>;
+  /** The restrictions' bulk ban review: a ban plan file (bans of many users), applied there by a person. */
+  reviewBanPlan(file: string, connectionId: string): Promise<unknown>;
   /** A ban review was opened. */
   opened(panel: ReviewPanel): void;
 }
@@ -31,6 +34,10 @@ export async function reviewAgentPlan(deps: ReviewDeps, planId: string, connecti
       'The plan is open in the review panel in VS Code: nothing is written until a person presses Apply there. ' +
       'Ask the user to review and apply it.',
   };
+  if (manifest.bansFile !== undefined) {
+    await deps.reviewBanPlan(path.join(dir, path.basename(manifest.bansFile)), connectionId);
+    return told;
+  }
   if (manifest.ban) {
     deps.opened(openBanReview(deps, planId, manifest, manifest.ban));
     return told;

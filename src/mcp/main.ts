@@ -40,9 +40,10 @@ export async function serveMcp(o: McpOptions): Promise<void> {
       );
     }
   };
-  const context = (signal: AbortSignal): ToolContext => ({
+  const context = (signal: AbortSignal, progress?: ToolContext['progress']): ToolContext => ({
     plansDir,
     signal: AbortSignal.any([signal, o.signal]),
+    progress,
     async client(universe) {
       if (universe !== undefined) allowed(universe);
       return client;

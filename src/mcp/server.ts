@@ -1,7 +1,13 @@
 // The MCP face of the agent tools (src/tools): each tool registered on an McpServer with its schema and hints, its
 // result as JSON (text and structured content), its failure as one message; the API key hidden in everything sent.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isAbort } from '../api';
 import { Redactor } from '../api/redact';
 import { ToolError, type Tool, type ToolContext } from '../tools';
@@ -9,8 +15,8 @@ import { version } from '../../package.json';
 
 export interface ServerOptions {
   tools: Tool[];
-  /** The context of one call, its signal the call's own (a client's cancel) and the server's. */
-  context(signal: AbortSignal): ToolContext;
+  /** The context of one call, its signal the call's own (a client's cancel) and the server's; `progress` when asked. */
+  context(signal: AbortSignal, progress?: ToolContext['progress']): ToolContext;
   /** A line appended to apply_plan's description: which universes this server may write. */
   writes: string;
   /** The API key, hidden in every result, message and log line. */
@@ -47,10 +53,10 @@ export function toolServer(opts: ServerOptions): McpServer {
         inputSchema: tool.input,
         annotations: { title: tool.title, ...HINTS[tool.kind] },
       },
-      async (input: unknown, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+      async (input: unknown, extra: Extra): Promise<CallToolResult> => {
         const started = Date.now();
         try {
-          const result = secret.value(await tool.run(input as never, opts.context(extra.signal)));
+          const result = secret.value(await tool.run(input as never, opts.context(extra.signal, progressOf(extra))));
           opts.log(`${tool.name}: done in ${Date.now() - started} ms`);
           return {
             content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
@@ -65,6 +71,18 @@ export function toolServer(opts: ServerOptions): McpServer {
     );
   }
   return server;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Progress notifications for a call whose client asked for them (with a progress token). */
+function progressOf(extra: Extra): ToolContext['progress'] {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return (progress, total) =>
+    void extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total } })
+      .catch(() => undefined);
 }
 
 /** What a failed call says: a tool's own message as it is; anything else named by the tool. */

@@ -1,12 +1,26 @@
 // apply_plan: the one tool that writes to the service, and only what a plan tool planned. Restore plans run through
 // runRestore (each write conditioned on the version planned, audited, a second run going on where one stopped); a
-// ban plan writes the restriction only if it is still as read. The face decides whether a universe may be written.
+// ban plan writes the restriction only if it is still as read; a plan of bans of many users runs through applyBans
+// (paced, journaled beside its file). The face decides whether each universe may be written.
 import fsp = require('node:fs/promises');
 import path = require('node:path');
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
-import { isAbort, objectLines, runRestore, StoppedError, type OpenApiClient, type RestoreResult } from '../api';
+import {
+  applyBans,
+  BanPlanFileError,
+  isAbort,
+  objectLines,
+  readBanPlanText,
+  runRestore,
+  StoppedError,
+  type ApplyProgress,
+  type BanPlanFile,
+  type OpenApiClient,
+  type RestoreResult,
+} from '../api';
 import { readOf } from './planBans';
+import { clientFor } from './planBansMany';
 import { readPlan, type BanPlan, type PlanFolder } from './plans';
 import { about, failure, tool, ToolError, type Tool, type ToolContext } from './types';
 
@@ -96,15 +110,72 @@ async function applyBan(client: OpenApiClient, folder: PlanFolder, universe: str
   }
 }
 
+/** Failures a result lists; the journal holds them all. */
+const FAILURES_SHOWN = 20;
+
+/** A plan's ban plan file, read strictly. */
+async function readBansFile(folder: PlanFolder, name: string): Promise<{ file: string; plan: BanPlanFile }> {
+  const file = path.join(folder.dir, path.basename(name));
+  try {
+    return { file, plan: readBanPlanText(await fsp.readFile(file, 'utf8')) };
+  } catch (error) {
+    const why = error instanceof BanPlanFileError ? error.message : (error as NodeJS.ErrnoException).code;
+    throw new ToolError(`the plan ${folder.planId} is damaged (${String(why)}): make it again`);
+  }
+}
+
+/** Every universe the plan writes to: its targets' and its actions'. */
+const universesOf = (plan: BanPlanFile): string[] => [
+  ...new Set([...plan.targets, ...plan.actions.map((a) => a.target)].map((t) => String(t.universeId))),
+];
+
+/** Bans of many users applied: paced under the service's limits, each write journaled, none sent twice. */
+async function applyBanMany(
+  client: OpenApiClient,
+  folder: PlanFolder,
+  file: string,
+  plan: BanPlanFile,
+  ctx: ToolContext,
+) {
+  const journalFile = `${file}.journal`;
+  const onProgress = (p: ApplyProgress) => ctx.progress?.(p.done + p.failed, p.toWrite);
+  const result = await applyBans(client, plan, { journalFile, signal: ctx.signal, onProgress }).catch(
+    (error: unknown) => {
+      throw failure(`cannot apply the plan ${folder.planId}`, error);
+    },
+  );
+  const failures = result.failures.slice(0, FAILURES_SHOWN).map((f) => ({
+    user: String(f.userId),
+    where: f.where,
+    reason: f.reason,
+  }));
+  return {
+    written: result.written,
+    earlier: result.earlier,
+    skipped: result.skipped,
+    failed: result.failures.length,
+    failures,
+    moreFailures: result.failures.length - failures.length,
+    journalFile,
+    note:
+      (result.earlier ? `${result.earlier} writes were done by an earlier apply and not sent again. ` : '') +
+      (result.skipped ? `${result.skipped} were skipped by the plan (already as asked). ` : '') +
+      (result.failures.length ? 'Apply the plan again to retry the failed writes. ' : '') +
+      'The restriction log keeps a record of each change.',
+  };
+}
+
 const applyPlan = tool({
   name: 'apply_plan',
   title: 'Apply a plan',
   description:
     'Runs a plan made by a plan_* tool: the only tool that writes to the service, and only when the person running ' +
-    "this server allowed writes to the plan's universe (else it refuses and says how to allow it). Each write is " +
-    'conditioned on what the plan read: a key or restriction changed since is skipped and listed, never ' +
-    'overwritten. Entry writes are audited (what each replaced is kept for undo), and applying the same plan again ' +
-    'goes on where a stopped run ended. Returns written, skipped and failed counts and the files that list them.',
+    'this server allowed writes to every universe the plan writes to (else it refuses and says how to allow it). ' +
+    'Entry and single-ban writes are conditioned on what the plan read: a key or restriction changed since is ' +
+    'skipped and listed, never overwritten; entry writes are audited (what each replaced is kept for undo). Bans of ' +
+    "many users are written as planned, paced at the service's limits (a long list takes minutes). Applying the " +
+    'same plan again goes on where a stopped run ended and sends nothing twice. Returns written, skipped and ' +
+    'failed counts and the files that list them.',
   kind: 'apply',
   input: z.object({
     planId: about(z.string().check(z.minLength(1)), 'the planId a plan tool returned'),
@@ -112,10 +183,15 @@ const applyPlan = tool({
   async run({ planId }, ctx) {
     const plan = await readPlan(ctx.plansDir, planId);
     const { manifest } = plan;
-    const refusal = await ctx.refuseApply(manifest.universe);
-    if (refusal !== undefined) throw new ToolError(refusal);
-    const client = await ctx.client(manifest.universe);
+    const bans = manifest.bansFile === undefined ? undefined : await readBansFile(plan, manifest.bansFile);
+    for (const universe of bans ? [manifest.universe, ...universesOf(bans.plan)] : [manifest.universe]) {
+      const refusal = await ctx.refuseApply(universe);
+      if (refusal !== undefined) throw new ToolError(refusal);
+    }
+    const others = bans ? universesOf(bans.plan).filter((u) => u !== manifest.universe) : [];
+    const client = await clientFor(ctx, manifest.universe, others);
     const head = { planId, universe: manifest.universe, summary: manifest.summary };
+    if (bans) return { ...head, ...(await applyBanMany(client, plan, bans.file, bans.plan, ctx)) };
     if (manifest.ban) return { ...head, ...(await applyBan(client, plan, manifest.universe, manifest.ban, ctx)) };
     if (!manifest.parts?.length) throw new ToolError(`the plan ${planId} holds nothing to apply: make it again`);
     return { ...head, ...(await applyRestore(client, plan, manifest.parts, ctx)) };

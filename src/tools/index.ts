@@ -4,6 +4,7 @@ import { APPLY_TOOLS } from './apply';
 import { INSIGHT_TOOLS } from './insight';
 import { LIVE_OPS_TOOLS } from './liveOps';
 import { PLAN_BAN_TOOLS } from './planBans';
+import { PLAN_BANS_MANY_TOOLS } from './planBansMany';
 import { PLAN_ENTRY_TOOLS } from './planEntries';
 import { READ_TOOLS } from './read';
 import type { Tool } from './types';
@@ -14,6 +15,7 @@ export const TOOLS: Tool[] = [
   ...INSIGHT_TOOLS,
   ...PLAN_ENTRY_TOOLS,
   ...PLAN_BAN_TOOLS,
+  ...PLAN_BANS_MANY_TOOLS,
   ...APPLY_TOOLS,
 ];
 

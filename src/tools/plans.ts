@@ -1,6 +1,7 @@
 // The plan folder: each plan is `<plans>/<planId>/`, with `plan.json` (what the plan is: its kind, universe, what
 // was asked, the files it runs) and its parts: restore plans (api/timeMachine/restoreFormat.ts, run by runRestore,
-// audited, undoable) for entry writes, or the ban itself in plan.json. apply_plan reads only what is in that folder.
+// audited, undoable) for entry writes, the ban itself in plan.json, or a ban plan file (api/bans/planFile.ts) for
+// bans of many users. apply_plan reads only what is in that folder.
 import { randomBytes } from 'node:crypto';
 import fsp = require('node:fs/promises');
 import path = require('node:path');
@@ -19,7 +20,15 @@ export interface BanPlan {
   write: GameJoinRestrictionInput;
 }
 
-export type PlanKind = 'set_entry' | 'delete_entry' | 'restore_to_time' | 'copy_differences' | 'erase_player' | 'ban';
+export type PlanKind =
+  | 'set_entry'
+  | 'delete_entry'
+  | 'restore_to_time'
+  | 'copy_differences'
+  | 'erase_player'
+  | 'ban'
+  | 'ban_many'
+  | 'unban_everywhere';
 
 export interface PlanManifest {
   planId: string;
@@ -32,6 +41,8 @@ export interface PlanManifest {
   /** Restore plans: their files, relative to the plan folder, run in order. */
   parts?: string[];
   ban?: BanPlan;
+  /** Bans of many users: their ban plan file (api/bans/planFile.ts), relative to the plan folder. */
+  bansFile?: string;
 }
 
 export interface PlanFolder {

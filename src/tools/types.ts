@@ -25,6 +25,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Why apply_plan may not write to this universe (with what to do about it), or undefined when it may. */
   refuseApply(universe: string): Promise<string | undefined>;
+  /** How far a long run is (MCP's progress notifications, which keep a client's time limit off); absent: untold. */
+  progress?(done: number, total: number): void;
 }
 
 /** A failure in the tool's own words: what, why, what to do. Faces show its message as it is. */

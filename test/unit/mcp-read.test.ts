@@ -52,6 +52,8 @@ const TOOL_NAMES = [
   'plan_erase_player',
   'plan_ban',
   'plan_unban',
+  'plan_ban_many',
+  'plan_unban_everywhere',
   'apply_plan',
 ];
 
@@ -78,7 +80,7 @@ describe('universe-explorer mcp: the tools', () => {
       const apply = tools.find((t) => t.name === 'apply_plan')!;
       assert.equal(apply.annotations?.destructiveHint, true);
       assert.match(apply.description!, /started without --allow-writes: apply_plan refuses every plan/);
-      assert.match(mcp.stderr(), /serving 21 tools on stdio; .*no writes allowed/);
+      assert.match(mcp.stderr(), /serving 23 tools on stdio; .*no writes allowed/);
     } finally {
       await mcp.close();
     }

@@ -2,10 +2,12 @@
 // mode would; plans write nothing, apply_plan opens the plan in the review panel and only a person's Apply writes.
 // And the MCP server the extension offers: its definition started as VS Code would start it, listed by an MCP client.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readBanPlanText } from '../../../src/api';
 import type { ReviewPanel } from '../../../src/core/review/panel';
 import type { OperationReview } from '../../../src/datastores/operations/reviewFlow';
 import type { TestContext } from '../../../src/extension';
@@ -18,6 +20,7 @@ const KEY = 'agents-suite-key';
 suite('agents: language model tools and the MCP server', () => {
   let ctx: TestContext;
   let service: SuiteService;
+  let connectionId: string;
   const at = (key: string) => ({ universeId: U, datastoreName: 'Players', scope: 'global', entryKey: key });
   const value = async (key: string) => (await service.client.datastores.getEntry(at(key))).value;
   /** Invokes a tool as a chat would, and reads its JSON answer. */
@@ -35,7 +38,7 @@ suite('agents: language model tools and the MCP server', () => {
     ctx = (await extensionApi()).testing.ctx;
     service = await SuiteService.start(KEY);
     await service.client.datastores.setEntry({ ...at('Player_1'), value: { coins: 10 } });
-    await service.connect(ctx, 'Agents Tests', [{ id: U, name: 'Agent Universe' }]);
+    connectionId = (await service.connect(ctx, 'Agents Tests', [{ id: U, name: 'Agent Universe' }])).id;
   });
 
   teardown(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
@@ -116,6 +119,46 @@ suite('agents: language model tools and the MCP server', () => {
     await panel.receive({ type: 'button', id: 'apply' });
     assert.equal(panel.state.phase, 'result');
     assert.equal((await restriction()).gameJoinRestriction.active, true);
+  });
+
+  test("a plan of bans of many users opens in the bulk ban review, with the plan's file", async () => {
+    const planned = await invoke('ue_plan_ban_many', {
+      universe: String(U),
+      users: '2101\n2102\nnot-an-id',
+      duration: '1d',
+    });
+    assert.deepEqual(planned.counts, { new: 2 });
+    assert.equal((planned.unusedLines as unknown[]).length, 1);
+    // The bulk ban review is the restrictions area's: stand in for it only while this branch has none.
+    const handed: { file: string; connectionId: string }[] = [];
+    const stub = (await vscode.commands.getCommands(true)).includes('universeExplorer.reviewBanPlan')
+      ? undefined
+      : vscode.commands.registerCommand(
+          'universeExplorer.reviewBanPlan',
+          (args: { file: string; connectionId: string }) => {
+            handed.push(args);
+            return args;
+          },
+        );
+    const before = ctx.agents.opened.length;
+    try {
+      const told = await invoke('ue_apply_plan', { planId: planned.planId as string });
+      assert.equal(told.applied, false);
+      assert.match(told.note as string, /nothing is written until a person presses Apply/);
+    } finally {
+      stub?.dispose();
+    }
+    assert.equal(ctx.agents.opened.length, before + 1, 'the review was opened');
+    if (stub) {
+      assert.deepEqual(handed, [{ file: planned.bansFile, connectionId }]);
+      const plan = readBanPlanText(await fs.promises.readFile(handed[0].file, 'utf8'));
+      assert.deepEqual(
+        plan.actions.map((a) => `${a.userId} ${a.change}`),
+        ['2101 new', '2102 new'],
+      );
+    }
+    const restriction = await service.client.restrictions.get({ universeId: U, userId: 2101 });
+    assert.equal(restriction.gameJoinRestriction.active, false, 'nothing written before a person applies it');
   });
 
   test("the MCP server definition of a connection starts the bundled server with the connection's key", async () => {
