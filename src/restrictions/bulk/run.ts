@@ -140,5 +140,5 @@ async function exportResult(ctx: RestrictionsContext, run: BanRun): Promise<vsco
 async function showLog(ctx: RestrictionsContext, run: BanRun): Promise<unknown> {
   const universeId = run.plan.targets[0]?.universeId;
   if (universeId === undefined) return undefined;
-  return ctx.logs.show({ connectionId: run.connectionId, universeId });
+  return ctx.logs.show({ connectionId: run.connectionId, universeId }, undefined, run.id);
 }
