@@ -165,7 +165,7 @@ function showColumns(next: ReviewState): void {
   const c = next.columns;
   const widths: [keyof ReviewColumns, string][] = [
     ['key', 'minmax(8em, 3fr)'],
-    ['scope', next.stored ? 'minmax(12em, 2fr)' : next.scoped ? 'minmax(5em, 1fr)' : '0'],
+    ['scope', next.stored ? 'minmax(12em, 2fr)' : next.scoped ? 'minmax(9em, 1fr)' : '0'],
     ['kind', '10em'],
     ['bytes', '6em'],
     ['version', 'minmax(6em, 2fr)'],
