@@ -113,7 +113,6 @@ export function planReview(run: BanRun, describe: Describe, source?: string): Re
     kind: a.change,
     version: describeState(a.now),
     note: a.write ? describeWrite(a, plan.planned) : undefined,
-    opens: false,
   }));
   for (const userId of plan.clear ?? [])
     items.push({
@@ -149,6 +148,7 @@ export function planReview(run: BanRun, describe: Describe, source?: string): Re
       { id: 'cancel', label: t`Cancel` },
     ],
     columns: COLUMNS(),
+    opens: t`the user's player page`,
   };
 }
 
@@ -185,7 +185,6 @@ export function resultReview(run: BanRun, describe: Describe, said: string): Rev
     kind: outcome,
     version: describeState(action.now),
     note: outcome === 'failed' || outcome === 'skipped' ? reason : describeWrite(action, run.plan.planned),
-    opens: false,
   }));
   const left = failed + pending;
   return {
@@ -222,6 +221,7 @@ export function resultReview(run: BanRun, describe: Describe, said: string): Rev
       { id: 'close', label: t`Close` },
     ],
     columns: { ...COLUMNS(), kind: t`Outcome`, version: t`Before` },
+    opens: t`the user's player page`,
   };
 }
 

@@ -50,7 +50,16 @@ export function openRun(ctx: RestrictionsContext, run: BanRun, source?: string):
           return panel.dispose();
       }
     },
-    open: async () => undefined,
+    // A row opens the user's player page, in the universe of the row's target.
+    open: async (item) => {
+      const action = run.plan.actions.find((a) => String(a.userId) === item.key);
+      const universeId = action?.target.universeId ?? run.plan.targets[0]?.universeId;
+      return vscode.commands.executeCommand('universeExplorer.showPlayer', {
+        connectionId: run.connectionId,
+        universeId,
+        userId: item.key,
+      });
+    },
     closed: () => {
       if (!applied) void ctx.runs.remove(run);
     },
