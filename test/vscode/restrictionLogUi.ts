@@ -1,7 +1,8 @@
 // UI test of the restriction log panel in the real workbench: ban a user through the command palette with a
 // reason that is HTML and script, open the log, and read the webview's own DOM (webviews are nested iframes:
 // the workbench's webview frame, and inside it the page's `active-frame`). The reasons must show as text, with
-// no element made from them and no script run.
+// no element made from them and no script run. Rows are selected by keyboard, the selection survives a reload, and
+// Ban Selected Users… hands its user to the bulk command.
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { localTime, utcTime } from '../../src/core/time';
@@ -76,7 +77,7 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
         {
           images: 0,
           scriptsFromReasons: 0,
-          tagsInRows: ['BUTTON', 'TD', 'TIME', 'TR'],
+          tagsInRows: ['BUTTON', 'INPUT', 'TD', 'TIME', 'TR'],
           title: 'Restriction Log',
           pwned: undefined,
         },
@@ -87,14 +88,25 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       await wb.screenshot(resultsDir, 'restriction-log');
 
       // Times: local in the cell (this machine's zone, as the page's), UTC in its title.
-      const cell = frame.locator('#rows tr td:first-child').first();
+      const cell = frame.locator('#rows tr td:nth-child(2)').first();
       const iso = (await cell.locator('time').getAttribute('datetime')) ?? '';
       assert.match(iso, /^\d{4}-/);
       assert.equal(await cell.textContent(), localTime(iso));
       assert.equal(await cell.getAttribute('title'), `UTC ${utcTime(iso)}`);
 
+      // Selection: Space on a row's checkbox, the count and the buttons, then every row shown.
+      const users = () => frame.locator('#rows tr td:nth-child(3)').allTextContents();
+      const count = (text: string) => frame.locator('#selected', { hasText: new RegExp(`^${text}$`) }).waitFor();
+      const banSelected = frame.getByRole('button', { name: 'Ban Selected Users…' });
+      await count('No users selected');
+      assert.equal(await banSelected.getAttribute('aria-disabled'), 'true');
+      await frame.locator('#rows td.select input').first().press('Space');
+      await count('1 user selected');
+      assert.equal(await banSelected.getAttribute('aria-disabled'), 'false');
+      await frame.getByLabel('Select all rows shown').press('Space');
+      await count(`${new Set(await users()).size} users selected`);
+
       // Keyboard: the filter is a labelled input, Enter applies it, and the rows narrow to that user.
-      const users = () => frame.locator('#rows tr td:nth-child(2)').allTextContents();
       assert.ok(
         (await users()).some((u) => u !== USER),
         'the demo log should hold other users too',
@@ -103,6 +115,9 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       await frame.getByLabel('User id').press('Enter');
       await frame.locator('#status', { hasText: `for user ${USER}` }).waitFor({ timeout: 20_000 });
       assert.deepEqual(await users(), [USER]);
+      await count('No users selected');
+      await frame.getByLabel(`Select the entry of user ${USER}`).press('Space');
+      await count('1 user selected');
       for (const name of ['Apply filter', 'Clear filter', 'Refresh', 'Export CSV…']) {
         await frame.getByRole('button', { name }).waitFor({ state: 'visible' });
       }
@@ -112,11 +127,19 @@ export function restrictionLogUiTest(resultsDir: string): UiTest {
       const restored = await logFrame(page);
       await restored.locator('#where', { hasText: 'Universe 123456' }).waitFor({ timeout: 30_000 });
       assert.equal(await restored.getByLabel('User id').inputValue(), USER);
-      const restoredUsers = restored.locator('#rows tr td:nth-child(2)');
+      const restoredUsers = restored.locator('#rows tr td:nth-child(3)');
       await restoredUsers.first().waitFor({ timeout: 20_000 });
       assert.deepEqual(await restoredUsers.allTextContents(), [USER]);
       assert.equal(await restored.locator('#problem').isVisible(), false);
+      await restored.locator('#selected', { hasText: /^1 user selected$/ }).waitFor();
       await wb.screenshot(resultsDir, 'restriction-log-restored');
+
+      // Ban Selected Users… runs Ban Users from a List… on the selected user; Escape leaves it.
+      await restored.getByRole('button', { name: 'Ban Selected Users…' }).click();
+      const title = page.locator('.quick-input-widget .quick-input-title', { hasText: 'Ban 1 user: where' });
+      await title.waitFor({ state: 'visible', timeout: 20_000 });
+      await page.keyboard.press('Escape');
+      await title.waitFor({ state: 'hidden', timeout: 20_000 });
     },
   };
 }

@@ -14,6 +14,7 @@ import type { RestrictionsModel } from '../model';
 import type { BanRuns } from '../runs/store';
 import { logCsv, rowsOf } from './rows';
 import { LogRuns } from './runs';
+import { selectionSource } from './selection';
 import {
   checkFilterId,
   readRestore,
@@ -256,6 +257,14 @@ export class RestrictionLogPanel implements vscode.Disposable {
           userId: m.user,
         });
       }
+      case 'banSelected':
+      case 'unbanSelected': {
+        const { connectionId, universeId } = this.target;
+        const command =
+          m.type === 'banSelected' ? 'universeExplorer.banUsersFromList' : 'universeExplorer.unbanEverywhere';
+        const source = selectionSource(m.rows);
+        return vscode.commands.executeCommand(command, { connectionId, universeId, userIds: m.userIds, source });
+      }
     }
   }
 
@@ -339,6 +348,7 @@ export class RestrictionLogPanel implements vscode.Disposable {
       t`Private reason`,
       t`Exclude alt accounts`,
     ].map((h) => `<th scope="col">${escape(h)}</th>`);
+    const all = escape(t`Select all rows shown`);
     return pageHtml(
       this.panel.webview,
       media,
@@ -362,12 +372,18 @@ export class RestrictionLogPanel implements vscode.Disposable {
   <button type="button" id="refresh" class="secondary">${escape(t`Refresh`)}</button>
   <button type="button" id="export" class="secondary">${escape(t`Export CSV…`)}</button>
 </form>
+<div class="toolbar" role="group" aria-label="${escape(t`Selected rows`)}">
+  <span id="selected" role="status" aria-live="polite"></span>
+  <button type="button" id="banSelected" aria-disabled="true">${escape(t`Ban Selected Users…`)}</button>
+  <button type="button" id="unbanSelected" class="secondary" aria-disabled="true">${escape(t`Unban Selected Users Everywhere…`)}</button>
+</div>
 <p id="problem" class="problem" role="alert" hidden></p>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <div class="table" role="region" aria-labelledby="caption" tabindex="0">
 <table>
   <caption id="caption">${escape(t`Restriction log entries, newest first`)}</caption>
   <thead><tr>
+    <th scope="col" class="select"><input type="checkbox" id="selectAll" aria-label="${all}" title="${all}"></th>
     ${headers.join('\n    ')}
   </tr></thead>
   <tbody id="rows"></tbody>

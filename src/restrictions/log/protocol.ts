@@ -78,7 +78,14 @@ export type ToHost =
   /** Shows only a run's entries ("": all), loading pages back to its first write. */
   | { type: 'filterRun'; run: string }
   /** Show Player… (the players area's command) for a row's user. */
-  | { type: 'showPlayer'; user: string };
+  | { type: 'showPlayer'; user: string }
+  /** Ban Users from a List… or Unban Everywhere… with the distinct users of the `rows` selected. */
+  | { type: 'banSelected' | 'unbanSelected'; userIds: string[]; rows: number };
+
+/** The most users the page hands over at once; readToHost refuses more. */
+export const MOST_SELECTED = 10_000;
+
+const isUserId = (text: unknown): text is string => typeof text === 'string' && /^[1-9]\d{0,18}$/.test(text);
 
 /** Whether a text can be a run's id (a file name part the store made). */
 export const isRunId = (text: unknown): text is string => typeof text === 'string' && /^[\w.-]{1,100}$/.test(text);
@@ -116,9 +123,16 @@ export function readToHost(message: unknown): ToHost | undefined {
     case 'exportCsv':
       return { type: m.type };
     case 'showPlayer':
-      return typeof m.user === 'string' && /^[1-9]\d{0,18}$/.test(m.user)
-        ? { type: 'showPlayer', user: m.user }
-        : undefined;
+      return isUserId(m.user) ? { type: 'showPlayer', user: m.user } : undefined;
+    case 'banSelected':
+    case 'unbanSelected': {
+      const ids = m.userIds;
+      if (!Array.isArray(ids) || ids.length === 0 || ids.length > MOST_SELECTED || !ids.every(isUserId))
+        return undefined;
+      const userIds = [...new Set(ids)];
+      if (!Number.isSafeInteger(m.rows) || (m.rows as number) < userIds.length) return undefined;
+      return { type: m.type, userIds, rows: m.rows as number };
+    }
     case 'filterRun':
       return m.run === '' || isRunId(m.run) ? { type: 'filterRun', run: m.run } : undefined;
     case 'applyFilter': {

@@ -1,7 +1,8 @@
 // A ban run in the restriction log, in a real VS Code against an emulator this suite starts: a plan made and applied
 // with the client (as the command line does), opened as a run; the log shows its entries as one group, the Run
 // filter pages back to its first write and shows exactly its entries (not bans by hand before or after it), and the
-// filter survives the page loading again and a window reload; the CSV names the run.
+// filter survives the page loading again and a window reload; the CSV names the run. Rows selected in the log
+// open Ban Users from a List… and Unban Everywhere… on exactly their users.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,13 +10,14 @@ import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { applyBans, BAN_PLAN_FORMAT, banPlanText, parseBanList, planBans, type BanPlanFile } from '../../../src/api';
 import type { TestContext } from '../../../src/extension';
+import type { ReviewPanel } from '../../../src/core/review/panel';
 import type { TreeNode } from '../../../src/core/tree/node';
 import { runHeader, runStretches } from '../../../src/restrictions/log/groups';
 import type { RestrictionLogPanel } from '../../../src/restrictions/log/panel';
 import type { BanRun } from '../../../src/restrictions/runs/store';
 import { parseCsv } from '../../unit/support/csv';
 import { SuiteService } from './service';
-import { extensionApi, label, ScriptedUi, until } from './support';
+import { extensionApi, label, reviewCounts, ScriptedUi, until } from './support';
 
 const U = 8282;
 const P = 828201;
@@ -232,5 +234,43 @@ suite('ban runs in the restriction log', () => {
     );
     assert.equal(((await service.emulator.requests({ path: ':listLogs' })) as unknown[]).length, loads);
     assert.equal(runStretches(panel.state.rows).length, 1, 'a run that wrote nothing groups nothing');
+  });
+
+  // Last: the ban review saves a run of the universe, which the tests above would count.
+  test('the rows selected open Ban Users from a List… and Unban Everywhere… on exactly their users', async () => {
+    const panel = await openLog();
+    const patches = (await service.emulator.requests({ method: 'PATCH' })).length;
+    const users = (review: ReviewPanel) => [...new Set(review.rows(0, 100).map((r) => r.key))].sort();
+    const ui = new ScriptedUi()
+      .on('pickMany', /^Ban 2 users: where/, [`universe ${U} (Runs Universe)`])
+      .on('pick', /^Reasons and duration/, 'Type the duration and reasons…')
+      .on('pick', /^Duration/, '7 days')
+      .on('input', /^Display reason/, 'Raiding')
+      .on('input', /^Private reason/, 'from the log')
+      .on('pick', /^Alt accounts of/, 'Ban only this account');
+    ctx.ui = ui;
+    // The two rows of user 501 in the run and the one of 701: the page sends each user once, with the rows' count.
+    const ban = (await panel.receive({ type: 'banSelected', userIds: ['501', '701'], rows: 3 })) as ReviewPanel;
+    assert.ok(ban, `no ban review; prompts ${JSON.stringify(ui.prompts)}`);
+    assert.deepEqual(ui.messages('error'), []);
+    assert.equal(ban.state.phase, 'plan');
+    assert.deepEqual(users(ban), ['501', '701']);
+    assert.match(ban.state.direction, /^from the log: 2 users from 3 rows of the restriction log → universe 8282/);
+    assert.deepEqual(reviewCounts(ban), { longer: 1, shorter: 1 }, '501: 1 day by the run; 701: permanent');
+
+    ctx.ui = new ScriptedUi();
+    const unban = (await panel.receive({ type: 'unbanSelected', userIds: ['702', '801'], rows: 2 })) as ReviewPanel;
+    assert.ok(unban, 'no unban review');
+    assert.deepEqual(users(unban), ['702', '801']);
+    assert.deepEqual(reviewCounts(unban), { lift: 2 });
+    assert.match(unban.state.direction, /2 users from 2 rows of the restriction log/);
+
+    // Not ids, or more than 10,000: refused before any command runs.
+    const reviews = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
+    const tabs = reviews();
+    for (const bad of [['abc'], ['501 OR 1'], Array.from({ length: 10_001 }, (_, i) => String(i + 1))])
+      assert.equal(await panel.receive({ type: 'banSelected', userIds: bad, rows: bad.length }), undefined);
+    assert.equal(reviews(), tabs);
+    assert.equal((await service.emulator.requests({ method: 'PATCH' })).length, patches, 'planning writes nothing');
   });
 });

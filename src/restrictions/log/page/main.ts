@@ -15,6 +15,7 @@ import {
   type ToHost,
   type ToPage,
 } from '../protocol';
+import { RowSelection, type SavedSelection } from './select';
 
 interface PageState {
   /** What is typed in the filter boxes, applied or not. */
@@ -23,6 +24,8 @@ interface PageState {
   restore?: LogRestore;
   /** Per ban run (id): whether its rows are folded under its header, as the user last chose. */
   collapsed?: Record<string, boolean>;
+  /** The rows selected, under the filter, run and universe they were selected in. */
+  selection?: SavedSelection;
 }
 
 /** A run with more rows shown than this starts folded. */
@@ -53,6 +56,16 @@ let page: PageState = vscode.getState() ?? {};
 let shown: LogState | undefined;
 /** The filter box whose text cannot be used, while its message shows. */
 let invalidField: HTMLInputElement | undefined;
+
+const selection = new RowSelection(
+  page.selection,
+  rows,
+  (saved) => {
+    page = { ...page, selection: saved };
+    vscode.setState(page);
+  },
+  send,
+);
 
 if (page.draft) {
   userInput.value = page.draft.user;
@@ -139,6 +152,7 @@ function row(r: LogRow): HTMLTableRowElement {
   timeCell.title = t`UTC ${utcTime(r.time)}`;
   timeCell.append(time);
   tr.append(
+    selection.rowBox(r),
     timeCell,
     userCell(r.user),
     cell(ACTION[r.action](), `action ${r.action}`),
@@ -192,14 +206,14 @@ function groupRow(s: LogState, run: LogRunInfo | undefined, id: string, entries:
   tr.className = 'run-group';
   tr.dataset.run = id;
   const td = document.createElement('td');
-  td.colSpan = 10;
+  td.colSpan = 11;
   const toggle = document.createElement('button');
   toggle.type = 'button';
   toggle.className = 'disclosure';
   toggle.setAttribute('aria-expanded', String(!collapsed));
   toggle.textContent = run ? runHeader(run, entries) : id;
   toggle.addEventListener('click', () => fold(id, toggle.getAttribute('aria-expanded') === 'true'));
-  td.append(toggle);
+  td.append(toggle, selection.runBox(id));
   if (s.run !== id) {
     const only = document.createElement('button');
     only.type = 'button';
@@ -226,6 +240,7 @@ function rowsWithGroups(s: LogState): HTMLTableRowElement[] {
     const nth = stretchesOf.get(stretch.run) ?? 0;
     stretchesOf.set(stretch.run, nth + 1);
     header.querySelector<HTMLElement>('button.disclosure')?.setAttribute('data-focus', `${nth}/${stretch.run}`);
+    header.querySelector<HTMLElement>('input[data-run]')?.setAttribute('data-focus', `run/${nth}/${stretch.run}`);
     headers.set(stretch.start, header);
     for (let i = stretch.start; i < stretch.end; i++) {
       drawn[i].dataset.run = stretch.run;
@@ -266,6 +281,7 @@ function render(s: LogState): void {
   shown = s;
   page = { ...page, restore: s.restore };
   vscode.setState(page);
+  selection.follow(s);
   where.textContent = s.title;
   status.textContent = describe(s);
   if (s.error) showProblem(s.error);
@@ -274,17 +290,18 @@ function render(s: LogState): void {
   runOptions(s);
   if (s.rows.length === 0 && !s.loading) {
     const empty = cell(t`No log entries.`, 'muted');
-    empty.colSpan = 9;
+    empty.colSpan = 11;
     const tr = document.createElement('tr');
     tr.append(empty);
     rows.replaceChildren(tr);
   } else {
-    // A disclosure button that had the focus keeps it when the rows are drawn again.
+    // A disclosure button or checkbox that had the focus keeps it when the rows are drawn again.
     const focused = rows.contains(document.activeElement) ? document.activeElement?.getAttribute('data-focus') : null;
     rows.replaceChildren(...rowsWithGroups(s));
     for (const button of Array.from(rows.querySelectorAll<HTMLElement>('[data-focus]')))
       if (button.dataset.focus === focused) button.focus();
   }
+  selection.sync();
   more.textContent = s.hasMore ? t`Load more` : t`All entries loaded`;
   more.setAttribute('aria-disabled', String(!s.hasMore || s.loading));
 }
