@@ -125,6 +125,11 @@ suite('queries: ban the users of a query result', function () {
     assert.ok(review, `no review; prompts ${JSON.stringify(ui.prompts)}`);
     assert.deepEqual(reviewUsers(review), ['11 new', '12 new']);
     assert.deepEqual(reviewCounts(review), { new: 2 });
+    assert.deepEqual(
+      review.state.notes.filter((n) => /not used/.test(n)),
+      [],
+      'each user handed over once',
+    );
     assert.match(
       review.state.direction,
       /^coins exploit: 2 users from the userId column of the results of Untitled-\d+ \(2 rows had no user id; 1 value was not a user id\) → /,
