@@ -9,6 +9,7 @@ import type { Ui } from '../../core/ui';
 import type { UniverseAddress } from '../../core/universe';
 import { escapeHtml, pageHtml, sendTexts } from '../../core/webviewPage';
 import type { QueryResult } from '../../query';
+import { banResultUsers, type BanKind } from './banUsers';
 import { readRestore, readToHost, type Cell, type ResultState, type ToHost, type ToPage } from './protocol';
 
 /** An entry a result row names, to open in its editor. */
@@ -247,7 +248,14 @@ export class ResultPanel implements vscode.Disposable {
         return this.openRow(m.row);
       case 'runAgain':
         return this.runAgain();
+      case 'banUsers':
+        return this.banUsers(m.kind);
     }
+  }
+
+  /** Ban Users… or Unban Users Everywhere…: the users of a user id column, over every row held. */
+  banUsers(kind: BanKind): Promise<unknown> {
+    return banResultUsers(this.deps.ui, kind, { ...this.shown, document: this.document });
   }
 
   /** Runs the panel's query again (a panel brought back after a window reload) and shows its rows. */
@@ -352,6 +360,8 @@ export class ResultPanel implements vscode.Disposable {
   <h1 id="title"></h1>
   <span id="status" class="status" role="status" aria-live="polite"></span>
   <span class="spacer"></span>
+  <button type="button" id="banUsers" class="secondary">${e(t`Ban Users…`)}</button>
+  <button type="button" id="unbanUsers" class="secondary">${e(t`Unban Users Everywhere…`)}</button>
   <button type="button" id="exportCsv" class="secondary">${e(t`Export CSV…`)}</button>
   <button type="button" id="exportNdjson" class="secondary">${e(t`Export NDJSON…`)}</button>
 </header>
@@ -394,6 +404,8 @@ function failureOf(m: ToHost): string {
       return t`sort the query results`;
     case 'runAgain':
       return t`run the query`;
+    case 'banUsers':
+      return m.kind === 'ban' ? t`ban the users of the query results` : t`unban the users of the query results`;
     default:
       return t`show the query results`;
   }

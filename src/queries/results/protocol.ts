@@ -55,7 +55,8 @@ export type ToHost =
   | { type: 'sort'; column: number }
   | { type: 'export'; format: 'csv' | 'ndjson' }
   | { type: 'open'; row: number }
-  | { type: 'runAgain' };
+  | { type: 'runAgain' }
+  | { type: 'banUsers'; kind: 'ban' | 'unban' };
 
 /** Checks a message from the page (any value can arrive); undefined when it is not one of ToHost. */
 export function readToHost(message: unknown): ToHost | undefined {
@@ -75,6 +76,8 @@ export function readToHost(message: unknown): ToHost | undefined {
       return m.format === 'csv' || m.format === 'ndjson' ? { type: 'export', format: m.format } : undefined;
     case 'open':
       return isIndex(m.row) ? { type: 'open', row: m.row } : undefined;
+    case 'banUsers':
+      return m.kind === 'ban' || m.kind === 'unban' ? { type: 'banUsers', kind: m.kind } : undefined;
     default:
       return undefined;
   }

@@ -25,6 +25,8 @@ const body = element('rows');
 const notRun = element('notRun');
 const exportCsv = element<HTMLButtonElement>('exportCsv');
 const exportNdjson = element<HTMLButtonElement>('exportNdjson');
+const banUsers = element<HTMLButtonElement>('banUsers');
+const unbanUsers = element<HTMLButtonElement>('unbanUsers');
 
 let state: ResultState | undefined;
 /** The window asked for last, and the one drawn. */
@@ -38,7 +40,7 @@ function drawState(next: ResultState): void {
   title.textContent = next.title;
   notRun.hidden = !next.notRun;
   viewport.hidden = next.notRun;
-  exportCsv.hidden = exportNdjson.hidden = next.notRun;
+  exportCsv.hidden = exportNdjson.hidden = banUsers.hidden = unbanUsers.hidden = next.notRun;
   element('notRunSql').textContent = next.restore.sql;
   status.textContent = next.notRun
     ? t`not run in this window`
@@ -124,6 +126,8 @@ viewport.addEventListener('scroll', () => askWindow(), { passive: true });
 window.addEventListener('resize', () => askWindow());
 exportCsv.addEventListener('click', () => send({ type: 'export', format: 'csv' }));
 exportNdjson.addEventListener('click', () => send({ type: 'export', format: 'ndjson' }));
+banUsers.addEventListener('click', () => send({ type: 'banUsers', kind: 'ban' }));
+unbanUsers.addEventListener('click', () => send({ type: 'banUsers', kind: 'unban' }));
 element('runAgain').addEventListener('click', () => send({ type: 'runAgain' }));
 
 window.addEventListener('message', (event: MessageEvent<ToPage>) => {
