@@ -348,7 +348,15 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
   },
   'memory.queue.readOnly': { menu: ['forgetMemoryName'], inline: [] },
   restrictions: {
-    menu: ['banUser', 'lookUpUser', 'refresh', 'showPlace', 'showRestrictionLog'],
+    menu: [
+      'banUser',
+      'banUsersFromList',
+      'lookUpUser',
+      'refresh',
+      'showPlace',
+      'showRestrictionLog',
+      'unbanEverywhere',
+    ],
     inline: ['banUser', 'refresh', 'showRestrictionLog'],
   },
   'restrictions.readOnly': {
@@ -356,15 +364,18 @@ const expected: Record<string, { menu: string[]; inline: string[] }> = {
     inline: ['refresh', 'showRestrictionLog'],
   },
   restrictionsPlace: {
-    menu: ['banUser', 'hidePlace', 'lookUpUser', 'refresh'],
+    menu: ['banUser', 'banUsersFromList', 'hidePlace', 'lookUpUser', 'refresh'],
     inline: ['banUser', 'hidePlace', 'refresh'],
   },
   'restrictionsPlace.readOnly': {
     menu: ['hidePlace', 'lookUpUser', 'refresh'],
     inline: ['hidePlace', 'refresh'],
   },
-  'restriction.active': { menu: ['editRestriction', 'showPlayer', 'unban'], inline: ['editRestriction'] },
-  'restriction.inactive': { menu: ['editRestriction', 'showPlayer'], inline: ['editRestriction'] },
+  'restriction.active': {
+    menu: ['editRestriction', 'showPlayer', 'unban', 'unbanEverywhere'],
+    inline: ['editRestriction'],
+  },
+  'restriction.inactive': { menu: ['editRestriction', 'showPlayer', 'unbanEverywhere'], inline: ['editRestriction'] },
   'restriction.active.inherited': { menu: ['showPlayer'], inline: [] },
   'restriction.inactive.inherited': { menu: ['showPlayer'], inline: [] },
   'restriction.active.readOnly': { menu: ['showPlayer'], inline: [] },
