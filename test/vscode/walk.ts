@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
 import { addFault, cutShortEntryReadV2 } from './faults';
 import { launchBrowser, Workbench } from './workbench';
-import { bans } from './walks/bans';
+import { bans, logSelection } from './walks/bans';
 import { acceptSaveDialog, anotherWriter, logFrame, reviewButton, reviewFrame, Walker } from './walks/walker';
 
 const args = process.argv.slice(2);
@@ -1049,6 +1049,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   queues,
   flush,
   bans,
+  logSelection,
 };
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 // The walk of bans of many users: the demo's raid-list.csv open in the editor, Ban Users from a List… from User
 // Restrictions' menu (the active editor as the list, the universe and a place typed, presets made and then used), the
-// plan reviewed and applied, the result and its CSV, the restriction log, and Unban Everywhere… on a ban row.
+// plan reviewed and applied, the result and its CSV, the restriction log, and Unban Everywhere… on a ban row; and
+// rows of the log selected for Ban Selected Users….
 import { acceptSaveDialog, logFrame, reviewButton, reviewFrame, type Walker } from './walker';
 
 /** Opens a file of the workspace by Quick Open. */
@@ -82,4 +83,22 @@ export async function bans(w: Walker): Promise<void> {
   await reviewFrame(w, 'Unban everywhere: result');
   await w.pause(1000);
   await w.shot('unban-result');
+}
+
+/** Rows of the restriction log selected by their checkboxes, then Ban Selected Users…: the bulk ban's first prompt. */
+export async function logSelection(w: Walker): Promise<void> {
+  await w.sandboxStores();
+  await w.collapse('Data Stores');
+  await w.menu(w.row('User Restrictions'), 'Show Restriction Log');
+  const frame = await logFrame(w);
+  await frame.locator('#rows tr td.select input').nth(1).waitFor({ timeout: 30_000 });
+  await frame.locator('#rows tr td.select input').nth(0).check();
+  await frame.locator('#rows tr td.select input').nth(1).check();
+  await w.pause(600);
+  await w.shot('two-selected');
+  await frame.locator('#banSelected').click();
+  await w.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 20_000 });
+  await w.pause(800);
+  await w.shot('ban-selected-targets');
+  await w.page.keyboard.press('Escape');
 }
