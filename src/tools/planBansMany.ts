@@ -9,6 +9,7 @@ import {
   banPlanText,
   countChanges,
   describeTarget,
+  isWrite,
   MAX_DISPLAY_REASON,
   MAX_PRIVATE_REASON,
   parseBanList,
@@ -93,7 +94,7 @@ async function writeBanPlan(ctx: ToolContext, kind: PlanKind, universe: string, 
     summary,
     bansFile: BANS_FILE,
   });
-  const writes = plan.actions.filter((a) => a.write).length;
+  const writes = plan.actions.filter(isWrite).length;
   const problems = bounded(plan.problems, SHOWN);
   return {
     planId: folder.planId,

@@ -7,7 +7,7 @@ import fs = require('node:fs');
 import { abortError, RateLimitedError } from '../errors';
 import { sleep } from '../http';
 import type { OpenApiClient } from '../client';
-import { describeTarget, SKIPPED_CHANGES, type BanAction, type BanPlan } from './plan';
+import { describeTarget, isWrite, type BanAction, type BanPlan } from './plan';
 
 /** The documented limits of restriction updates. */
 export const UPDATES_PER_SECOND = 10;
@@ -175,7 +175,7 @@ export async function applyBans(
   const result: ApplyBansResult = { written: 0, earlier: 0, skipped: 0, failures: [], requests: 0 };
   const todo: BanAction[] = [];
   for (const a of plan.actions) {
-    if (SKIPPED_CHANGES.includes(a.change) || !a.write) result.skipped++;
+    if (!isWrite(a)) result.skipped++;
     else if (journal.done.has(a.n)) result.earlier++;
     else todo.push(a);
   }

@@ -22,6 +22,7 @@ export {
   countChanges,
   describeTarget,
   holds,
+  isWrite,
   planBans,
   planUnbanEverywhere,
   SKIPPED_CHANGES,

@@ -30,6 +30,9 @@ export type BanChange = 'new' | 'longer' | 'shorter' | 'changed' | 'lift' | 'sam
 
 export const SKIPPED_CHANGES: readonly BanChange[] = ['same', 'notBanned', 'inherited'];
 
+/** Whether the action writes (a skipped one, or one with nothing to write, does not). */
+export const isWrite = (a: BanAction): boolean => a.write !== undefined && !SKIPPED_CHANGES.includes(a.change);
+
 /** What was read of a restriction (absent: none listed). */
 export interface BanState {
   active: boolean;

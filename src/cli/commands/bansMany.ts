@@ -9,6 +9,7 @@ import {
   readBanPlanText,
   countChanges,
   describeTarget,
+  isWrite,
   parseBanList,
   planBans,
   planUnbanEverywhere,
@@ -78,7 +79,7 @@ function writePlan(ctx: Context, file: string, plan: BanPlanFile): ExitCode {
   }
   const counts = countChanges(plan);
   for (const [change, n] of Object.entries(counts)) ctx.out.say(`  ${n} ${CHANGE_WORDS[change as BanChange]}`);
-  const writes = plan.actions.filter((a) => a.write).length;
+  const writes = plan.actions.filter(isWrite).length;
   ctx.out.say(
     `Planned ${count(plan.actions.length, 'action')} at ${count(plan.targets.length, 'target')} (${count(writes, 'write')}); ` +
       `${count(plan.problems.length, 'line')} of the list not used. Nothing was written.`,
@@ -234,7 +235,7 @@ export const bansApply: Command = {
     if (!file) throw new UsageError('name the plan to apply, e.g. universe-explorer bans apply bans.json');
     const plan = readPlanFile(file);
     const client = await clientOf(ctx);
-    const writes = plan.actions.filter((a) => a.write).length;
+    const writes = plan.actions.filter(isWrite).length;
     const result = await applyBans(client, plan, {
       journalFile: `${file}.journal`,
       signal: ctx.signal,

@@ -13,11 +13,10 @@ import { universeOf } from '../commands/scope';
 import { RestrictionNode } from '../tree';
 import { runProgress, type BanRun } from '../runs/store';
 import { askDefaults } from './presets';
+import { usersWord } from './review';
 import { openRun } from './run';
 import { givenList, nonEmpty, pickList, type UserList } from './sources';
 import { pickTargets } from './targets';
-
-const usersWord = (n: number) => (n === 1 ? t`1 user` : t`${n} users`);
 
 /** The universe of a tree node, or `{ connectionId, universeId }` handed over by another view. */
 async function startingUniverse(ctx: RestrictionsContext, arg: unknown): Promise<UniverseAddress> {
@@ -55,7 +54,8 @@ export const banUsersFromList: RestrictionsCommand = {
   async run(ctx, arg?: unknown) {
     const u = await startingUniverse(ctx, arg);
     const title = t`Ban users from universe ${u.universeId}`;
-    const found = givenList(arg) ? nonEmpty(givenList(arg)!) : await pickList(ctx.ui, title);
+    const given = givenList(arg);
+    const found = given ? nonEmpty(given) : await pickList(ctx.ui, title);
     const who = usersWord(found.list.rows.length);
     const targets = await pickTargets(ctx.ui, ctx.connections, u, ctx.model.places(u), t`Ban ${who}: where`);
     const defaults = await askDefaults(ctx.ui, who);
@@ -78,12 +78,11 @@ export const unbanEverywhere: RestrictionsCommand = {
   async run(ctx, arg?: unknown) {
     const u = await startingUniverse(ctx, arg instanceof RestrictionNode ? arg.parent : arg);
     const title = t`Unban everywhere`;
-    const found =
+    const given =
       arg instanceof RestrictionNode
-        ? nonEmpty({ list: givenList({ userIds: [arg.userId] })!.list, source: t`user ${arg.userId}` })
-        : givenList(arg)
-          ? nonEmpty(givenList(arg)!)
-          : await pickList(ctx.ui, title);
+        ? givenList({ userIds: [arg.userId], source: t`user ${arg.userId}` })
+        : givenList(arg);
+    const found = given ? nonEmpty(given) : await pickList(ctx.ui, title);
     const userIds = found.list.rows.map((r) => r.userId);
     const universeIds = [u.universeId, ...(await otherUniverses(ctx, u, usersWord(userIds.length)))];
     const plan = await ctx.ui.progress(

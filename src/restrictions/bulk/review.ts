@@ -4,7 +4,7 @@ import {
   formatDuration,
   fromServiceDuration,
   readBanJournal,
-  SKIPPED_CHANGES,
+  isWrite,
   type BanAction,
   type BanChange,
   type BanState,
@@ -91,7 +91,7 @@ export function describeWrite(a: BanAction, planned: string): string {
   return [how, w.privateReason, shown, alts].filter(Boolean).join(' · ');
 }
 
-const usersWord = (n: number): string => (n === 1 ? t`1 user` : t`${n.toLocaleString()} users`);
+export const usersWord = (n: number): string => (n === 1 ? t`1 user` : t`${n.toLocaleString()} users`);
 
 const usersOf = (run: BanRun) => new Set(run.plan.actions.map((a) => a.userId)).size + (run.plan.clear?.length ?? 0);
 
@@ -122,7 +122,7 @@ export function planReview(run: BanRun, describe: Describe, source?: string): Re
       note: t`banned nowhere`,
       opens: false,
     });
-  const writes = plan.actions.filter((a) => a.write && !SKIPPED_CHANGES.includes(a.change)).length;
+  const writes = plan.actions.filter(isWrite).length;
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
   const parts = [...counts].map(([kind, n]) => `${n.toLocaleString()} ${labels[kind as BanChange]}`);
@@ -166,8 +166,7 @@ export function outcomes(run: BanRun): ActionOutcome[] {
   const journal = readBanJournal(run.journalFile);
   const labels = changeLabels();
   return run.plan.actions.map((action) => {
-    if (!action.write || SKIPPED_CHANGES.includes(action.change))
-      return { action, outcome: 'skipped', reason: labels[action.change] };
+    if (!isWrite(action)) return { action, outcome: 'skipped', reason: labels[action.change] };
     if (journal.done.has(action.n)) return { action, outcome: 'written' };
     const failed = journal.failed.get(action.n);
     return failed === undefined ? { action, outcome: 'pending' } : { action, outcome: 'failed', reason: failed };

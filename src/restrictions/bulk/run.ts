@@ -5,9 +5,10 @@
 import fsp = require('node:fs/promises');
 import path = require('node:path');
 import vscode = require('vscode');
-import { SKIPPED_CHANGES } from '../../api';
+import { isWrite } from '../../api';
 import { confirmProductionBulk } from '../../core/confirmWrite';
 import { toCsv } from '../../core/csv';
+import { fileStamp, workspaceFile } from '../../core/files';
 import { isCancel, reason } from '../../core/errors';
 import type { ReviewHandler, ReviewPanel } from '../../core/review/panel';
 import { settings } from '../../core/settings';
@@ -78,7 +79,7 @@ async function apply(ctx: RestrictionsContext, run: BanRun, panel: ReviewPanel):
     const u = { connectionId: run.connectionId, universeId };
     if (!(await confirmProductionBulk(ctx.ui, u, t`${verb} ${users} users`))) return;
   }
-  const total = run.plan.actions.filter((a) => a.write && !SKIPPED_CHANGES.includes(a.change)).length;
+  const total = run.plan.actions.filter(isWrite).length;
   panel.busy(t`Writing: the notification shows the progress and can cancel it.`);
   let said: string;
   let failure: unknown;
@@ -112,19 +113,12 @@ async function apply(ctx: RestrictionsContext, run: BanRun, panel: ReviewPanel):
   if (failure) throw failure;
 }
 
-function workspaceFile(name: string): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  return folder && vscode.Uri.joinPath(folder, name);
-}
-
-const stamp = (iso: string) => iso.replace(/[-:]|\.\d+/g, '').replace(/Z$/, '');
-
 async function exportPlan(ctx: RestrictionsContext, run: BanRun): Promise<vscode.Uri | undefined> {
   const uri = await ctx.ui.saveDialog({
     title: t`Export the plan`,
     saveLabel: t`Export`,
     filters: { [t`Ban plans`]: ['json'] },
-    defaultUri: workspaceFile(`${run.plan.kind}-plan-${stamp(run.plan.planned)}.json`),
+    defaultUri: workspaceFile(`${run.plan.kind}-plan`, fileStamp(new Date(run.plan.planned)), 'json'),
   });
   if (!uri) return undefined;
   await vscode.workspace.fs.writeFile(uri, await fsp.readFile(run.file));
@@ -137,7 +131,7 @@ async function exportResult(ctx: RestrictionsContext, run: BanRun): Promise<vsco
     title: t`Export the result as CSV`,
     saveLabel: t`Export`,
     filters: { [t`CSV files`]: ['csv'] },
-    defaultUri: workspaceFile(`${run.plan.kind}-result-${stamp(run.plan.planned)}.csv`),
+    defaultUri: workspaceFile(`${run.plan.kind}-result`, fileStamp(new Date(run.plan.planned)), 'csv'),
   });
   if (!uri) return undefined;
   const { header, rows } = resultRows(run);

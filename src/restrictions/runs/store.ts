@@ -6,7 +6,7 @@ import fsp = require('node:fs/promises');
 import path = require('node:path');
 import { randomBytes } from 'node:crypto';
 import vscode = require('vscode');
-import { banPlanText, readBanJournal, readBanPlanText, SKIPPED_CHANGES, type BanPlanFile } from '../../api';
+import { banPlanText, readBanJournal, readBanPlanText, isWrite, type BanPlanFile } from '../../api';
 
 interface RunRecord {
   connectionId: string;
@@ -36,7 +36,7 @@ export function runProgress(run: BanRun): RunProgress {
   let writes = 0;
   let failed = 0;
   for (const a of run.plan.actions) {
-    if (!a.write || SKIPPED_CHANGES.includes(a.change)) continue;
+    if (!isWrite(a)) continue;
     writes++;
     if (!journal.done.has(a.n) && journal.failed.has(a.n)) failed++;
   }
