@@ -134,3 +134,31 @@ test('the command line bundle starts with a shebang and requires DuckDB and the 
   }
   assert.doesNotMatch(code, /createServer/, 'the emulator is not copied into the command line');
 });
+
+test("the extension bundle is ASCII, its tagged templates' characters escaped, and reads the same", async () => {
+  // src/main.ts decodes an ASCII bundle as Latin-1, a copy instead of a UTF-8 decode, and V8 keeps it one byte a
+  // character. esbuild escapes every character but those of tagged templates; esbuild.js escapes those.
+  const { builds } = require(path.join(ROOT, 'esbuild.js')) as { builds: esbuild.BuildOptions[] };
+  const extension = builds.find((b) => b.outfile === 'dist/extension.js')!;
+  fs.mkdirSync(path.join(ROOT, 'out'), { recursive: true });
+  const out = fs.mkdtempSync(path.join(ROOT, 'out', 'bundle-ascii-'));
+  try {
+    const entry = path.join(out, 'entry.ts');
+    fs.writeFileSync(
+      entry,
+      "import { t } from '../../src/core/text';\nexport const said = t`Loading ${'x'}… ✓ 日本 🎉`;\nexport const plain = 'é';\n",
+    );
+    const outfile = path.join(out, 'entry.js');
+    await esbuild.build({ ...extension, entryPoints: [entry], outfile, sourcemap: false, logLevel: 'silent' });
+    const bytes = fs.readFileSync(outfile);
+    assert.ok(
+      bytes.every((b) => b < 0x80),
+      'only ASCII in the bundle',
+    );
+    const loaded = require(outfile) as { said: string; plain: string };
+    assert.equal(loaded.said, 'Loading x… ✓ 日本 🎉');
+    assert.equal(loaded.plain, 'é');
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+});

@@ -110,3 +110,14 @@ test('the bundle asks for each module once, whatever the number of modules namin
   assert.equal((loaded.exports as { a: number }).a, 6);
   assert.deepEqual(asked, ['./helper.js']);
 });
+
+test('a bundle with characters beyond ASCII reads as UTF-8, from a cache or without one', async (t) => {
+  const b = bundleFolder('exports.said = "Loading… é 日本 🎉";');
+  t.after(() => fs.rmSync(b.dir, { recursive: true, force: true }));
+  const first = b.load();
+  assert.equal((first.exports as { said: string }).said, 'Loading… é 日本 🎉');
+  await first.keep!();
+  const second = b.load();
+  assert.equal(second.keep, undefined);
+  assert.equal((second.exports as { said: string }).said, 'Loading… é 日本 🎉');
+});

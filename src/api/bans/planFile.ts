@@ -18,44 +18,49 @@ export interface BanPlanFile extends BanPlan {
   label?: string;
 }
 
-const id = z.number().check(z.int(), z.positive());
-const target = z.object({ universeId: id, placeId: z.optional(id) });
-const state = z.looseObject({
-  active: z.boolean(),
-  duration: z.optional(z.nullable(z.string())),
-  startTime: z.optional(z.string()),
-  displayReason: z.string(),
-  privateReason: z.string(),
-  excludeAltAccounts: z.boolean(),
-  inherited: z.boolean(),
-});
-const change = z.enum(['new', 'longer', 'shorter', 'changed', 'lift', 'same', 'notBanned', 'inherited']);
-const write = z.object({
-  active: z.boolean(),
-  durationSeconds: z.optional(z.nullable(id)),
-  displayReason: z.optional(z.string()),
-  privateReason: z.optional(z.string()),
-  excludeAltAccounts: z.optional(z.boolean()),
-});
-const action = z.object({
-  n: z.number().check(z.int(), z.nonnegative()),
-  userId: id,
-  target,
-  change,
-  now: z.optional(state),
-  write: z.optional(write),
-  line: z.optional(z.number()),
-});
-const planFile = z.object({
-  format: z.literal(BAN_PLAN_FORMAT),
-  kind: z.enum(['ban', 'unban']),
-  targets: z.array(target),
-  actions: z.array(action),
-  planned: z.string(),
-  problems: z.array(z.object({ line: z.number(), text: z.string(), reason: z.string() })),
-  clear: z.optional(z.array(id)),
-  label: z.optional(z.string()),
-});
+/** The file's schema, built on its first use (built when the extension loaded, it took a tenth of activation). */
+let schema: ReturnType<typeof planFileSchema> | undefined;
+
+function planFileSchema() {
+  const id = z.number().check(z.int(), z.positive());
+  const target = z.object({ universeId: id, placeId: z.optional(id) });
+  const state = z.looseObject({
+    active: z.boolean(),
+    duration: z.optional(z.nullable(z.string())),
+    startTime: z.optional(z.string()),
+    displayReason: z.string(),
+    privateReason: z.string(),
+    excludeAltAccounts: z.boolean(),
+    inherited: z.boolean(),
+  });
+  const change = z.enum(['new', 'longer', 'shorter', 'changed', 'lift', 'same', 'notBanned', 'inherited']);
+  const write = z.object({
+    active: z.boolean(),
+    durationSeconds: z.optional(z.nullable(id)),
+    displayReason: z.optional(z.string()),
+    privateReason: z.optional(z.string()),
+    excludeAltAccounts: z.optional(z.boolean()),
+  });
+  const action = z.object({
+    n: z.number().check(z.int(), z.nonnegative()),
+    userId: id,
+    target,
+    change,
+    now: z.optional(state),
+    write: z.optional(write),
+    line: z.optional(z.number()),
+  });
+  return z.object({
+    format: z.literal(BAN_PLAN_FORMAT),
+    kind: z.enum(['ban', 'unban']),
+    targets: z.array(target),
+    actions: z.array(action),
+    planned: z.string(),
+    problems: z.array(z.object({ line: z.number(), text: z.string(), reason: z.string() })),
+    clear: z.optional(z.array(id)),
+    label: z.optional(z.string()),
+  });
+}
 
 export class BanPlanFileError extends Error {}
 
@@ -76,7 +81,7 @@ export function readBanPlanText(text: string): BanPlanFile {
   }
   if ((json as { format?: unknown } | null)?.format !== BAN_PLAN_FORMAT)
     throw new BanPlanFileError(`it is not a ban plan (format ${BAN_PLAN_FORMAT})`);
-  const read = planFile.safeParse(json);
+  const read = (schema ??= planFileSchema()).safeParse(json);
   if (!read.success) {
     const issue = read.error.issues[0];
     throw new BanPlanFileError(`the plan is damaged at ${issue.path.join('.') || 'its top'}: ${issue.message}`);
