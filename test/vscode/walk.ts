@@ -10,8 +10,16 @@ import * as path from 'node:path';
 import { ROOT } from '../../scripts/code-server';
 import { addFault, cutShortEntryReadV2 } from './faults';
 import { launchBrowser, Workbench } from './workbench';
-import { bans, logSelection } from './walks/bans';
-import { acceptSaveDialog, anotherWriter, logFrame, reviewButton, reviewFrame, Walker } from './walks/walker';
+import { bans, logSelection, queryBans } from './walks/bans';
+import {
+  acceptSaveDialog,
+  anotherWriter,
+  buildIndex,
+  logFrame,
+  reviewButton,
+  reviewFrame,
+  Walker,
+} from './walks/walker';
 
 const args = process.argv.slice(2);
 const url =
@@ -690,23 +698,7 @@ async function readonly(w: Walker): Promise<void> {
 async function erase(w: Walker): Promise<void> {
   const page = w.page;
   await w.sandboxStores();
-  await w.menu(w.row('Data Stores'), 'Build Query Index…');
-  for (const store of ['PlayerData', 'Inventory', 'Leaderboard']) {
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: store }).first();
-    await row.waitFor({ timeout: 20_000 });
-    if ((await row.getAttribute('aria-checked')) !== 'true') await row.click();
-  }
-  await w.shot('index-stores');
-  await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
-  await w.rowStarting('Query Index').waitFor();
-  await page.waitForFunction(
-    () =>
-      Array.from(document.querySelectorAll('.monaco-list-row[role="treeitem"]')).some(
-        (r) => r.textContent?.includes('Query Index') && r.textContent.includes('Leaderboard'),
-      ),
-    undefined,
-    { timeout: 120_000 },
-  );
+  await buildIndex(w, 'index-stores');
   await w.palette('Universe Explorer: Erase Player Data…');
   await w.pause(600);
   if (await page.locator('.quick-input-title', { hasText: 'Connection' }).isVisible()) await w.pick('Local Sandbox');
@@ -1050,6 +1042,7 @@ const walks: Record<string, (w: Walker) => Promise<void>> = {
   flush,
   bans,
   logSelection,
+  queryBans,
 };
 
 async function main(): Promise<void> {

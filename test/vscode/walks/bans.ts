@@ -2,7 +2,7 @@
 // Restrictions' menu (the active editor as the list, the universe and a place typed, presets made and then used), the
 // plan reviewed and applied, the result and its CSV, the restriction log, and Unban Everywhere… on a ban row; and
 // rows of the log selected for Ban Selected Users….
-import { acceptSaveDialog, logFrame, reviewButton, reviewFrame, type Walker } from './walker';
+import { acceptSaveDialog, buildIndex, logFrame, reviewButton, reviewFrame, type Walker } from './walker';
 
 /** Opens a file of the workspace by Quick Open. */
 async function openFile(w: Walker, name: string): Promise<void> {
@@ -101,4 +101,46 @@ export async function logSelection(w: Walker): Promise<void> {
   await w.pause(800);
   await w.shot('ban-selected-targets');
   await w.page.keyboard.press('Escape');
+}
+
+/**
+ * Ban Users… from a query's results: the index built, Query Data… on Data Stores with the richest players typed in
+ * and run with Ctrl+Enter, the results panel's button, where, the preset, and the plan (closed without applying).
+ */
+export async function queryBans(w: Walker): Promise<void> {
+  await w.sandboxStores();
+  await buildIndex(w);
+  await w.menu(w.row('Data Stores'), 'Query Data…');
+  await w.page.locator('.monaco-editor .view-lines', { hasText: 'universe:' }).waitFor({ timeout: 20_000 });
+  await w.pause(800);
+  // The first line names the universe; the query replaces the rest, on one line (Enter would take a completion).
+  await w.page.keyboard.press('Control+Home');
+  await w.page.keyboard.press('End');
+  await w.page.keyboard.press('Shift+Control+End');
+  await w.page.keyboard.press('Shift+Enter');
+  await w.page.keyboard.type(
+    "SELECT key, user_ids, value->>'coins' AS coins FROM entries WHERE store = 'PlayerData' AND CAST(value->>'coins' AS INTEGER) > 4900 ORDER BY key",
+    { delay: 5 },
+  );
+  // Completions open as the words are typed: closed once they have all come.
+  await w.pause(1000);
+  await w.page.keyboard.press('Escape');
+  await w.shot('query-typed');
+  await w.page.keyboard.press('Control+Enter');
+  const results = await w.wb.webviewFrame('#banUsers');
+  await results.locator('#banUsers:not([hidden])').waitFor({ timeout: 60_000 });
+  await w.pause(1500);
+  await w.shot('results');
+  await results.locator('#banUsers').click();
+  await w.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 20_000 });
+  await w.pause(800);
+  await w.shot('where');
+  await okPick(w);
+  await w.pause(800);
+  await w.shot('reasons');
+  await w.pick('Exploiting');
+  await reviewFrame(w, 'Ban users from a list');
+  await w.pause(1000);
+  await w.shot('plan');
+  await w.palette('View: Close Editor');
 }

@@ -149,3 +149,25 @@ export async function reviewFrame(w: Walker, heading: string): Promise<Frame> {
 export async function reviewButton(frame: Frame, label: string): Promise<void> {
   await frame.locator('#buttons button', { hasText: label }).first().click();
 }
+
+/** Build Query Index… on the sandbox's Data Stores with its three stores, waiting until the row names them. */
+export async function buildIndex(w: Walker, shot?: string): Promise<void> {
+  const page = w.page;
+  await w.menu(w.row('Data Stores'), 'Build Query Index…');
+  for (const store of ['PlayerData', 'Inventory', 'Leaderboard']) {
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: store }).first();
+    await row.waitFor({ timeout: 20_000 });
+    if ((await row.getAttribute('aria-checked')) !== 'true') await row.click();
+  }
+  if (shot) await w.shot(shot);
+  await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
+  await w.rowStarting('Query Index').waitFor();
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll('.monaco-list-row[role="treeitem"]')).some(
+        (r) => r.textContent?.includes('Query Index') && r.textContent.includes('Leaderboard'),
+      ),
+    undefined,
+    { timeout: 120_000 },
+  );
+}
