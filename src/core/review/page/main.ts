@@ -3,14 +3,8 @@
 import { element } from '../../pageDom';
 import { formatBytes } from '../../format';
 import { fromBundle, t, useTranslator } from '../../text';
-import {
-  MAX_WINDOW,
-  type ReviewColumns,
-  type ReviewRow,
-  type ReviewState,
-  type ToHost,
-  type ToPage,
-} from '../protocol';
+import { reviewGrid } from './grid';
+import { MAX_WINDOW, type ReviewRow, type ReviewState, type ToHost, type ToPage } from '../protocol';
 
 interface VsCodeApi {
   postMessage(message: ToHost): void;
@@ -163,16 +157,9 @@ function showState(next: ReviewState): void {
 /** The columns' names, and the grid without the columns a review hides. */
 function showColumns(next: ReviewState): void {
   const c = next.columns;
-  const widths: [keyof ReviewColumns, string][] = [
-    ['key', 'minmax(8em, 3fr)'],
-    ['scope', next.stored ? 'minmax(12em, 2fr)' : next.scoped ? 'minmax(9em, 1fr)' : '0'],
-    ['kind', '10em'],
-    ['bytes', '6em'],
-    ['version', 'minmax(6em, 2fr)'],
-    ['note', 'minmax(8em, 3fr)'],
-  ];
-  const shown = widths.filter(([id]) => id === 'scope' || c[id] !== '');
-  document.body.style.setProperty('--columns', shown.map(([, w]) => w).join(' '));
+  const grid = reviewGrid(c, next);
+  document.body.style.setProperty('--columns', grid.template);
+  document.body.style.setProperty('--table-min-width', grid.minWidth);
   for (const id of ['key', 'scope', 'kind', 'bytes', 'version', 'note'] as const) {
     element(`head-${id}`).textContent = c[id];
     if (id !== 'scope') document.body.classList.toggle(`no-${id}`, c[id] === '');
