@@ -13,7 +13,7 @@ import type { ErasePlayerReceipt } from '../../../src/datastores/operations/eras
 import type { OperationReview } from '../../../src/datastores/operations/reviewFlow';
 import type { TestContext } from '../../../src/extension';
 import { SuiteService } from './service';
-import { extensionApi, label, ScriptedUi, until } from './support';
+import { extensionApi, label, ScriptedUi, treeChild, until } from './support';
 
 const U = 8282;
 const BARE = 8283;
@@ -41,12 +41,7 @@ suite('erase: Erase Player Data…, reviewed, applied, with its receipt', functi
       throw error;
     }
   }
-  async function child(parent: TreeNode | undefined, name: string): Promise<TreeNode> {
-    const children = await ctx.tree.getChildren(parent);
-    const node = children.find((n) => label(n) === name);
-    assert.ok(node, `no ${name} in ${children.map(label).join(', ')}`);
-    return node;
-  }
+  const child = (parent: TreeNode | undefined, name: string) => treeChild(ctx.tree, parent, name);
   const universe = async (name: string) => child(await child(undefined, NAME), name);
   const press = (review: OperationReview, id: string) => review.panel.receive({ type: 'button', id });
   const counts = (review: OperationReview) =>

@@ -11,12 +11,11 @@ import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { exportDataStore } from '../../../src/api';
 import type { IndexedPart } from '../../../src/query';
-import type { TreeNode } from '../../../src/core/tree/node';
 import type { TestContext } from '../../../src/extension';
 import type { ResultPanel } from '../../../src/queries/results/panel';
 import { parseCsv } from '../../unit/support/csv';
 import { SuiteService } from './service';
-import { extensionApi, label, replaceText, ScriptedUi, until } from './support';
+import { extensionApi, label, replaceText, ScriptedUi, universeChild, until } from './support';
 
 const U = 8181;
 const KEY = 'query-tests-key';
@@ -47,22 +46,13 @@ suite('queries: the query index, query documents and results', function () {
     return ui;
   }
 
-  async function universeChild(name: string): Promise<TreeNode> {
-    const connection = (await ctx.tree.getChildren()).find((n) => label(n) === NAME);
-    assert.ok(connection, `no ${NAME} connection in the tree`);
-    const [universe] = await ctx.tree.getChildren(connection);
-    const child = (await ctx.tree.getChildren(universe)).find((n) => label(n) === name);
-    assert.ok(child, `no ${name} under the universe`);
-    return child;
-  }
-
   const header = () => `-- universe: ${connectionId}/${U}`;
 
   /** Opens a query document through Query Data… and puts `sql` under its header. */
   async function queryDocument(sql: string): Promise<vscode.TextDocument> {
     const uri = (await vscode.commands.executeCommand(
       'universeExplorer.queryData',
-      await universeChild('Data Stores'),
+      await universeChild(ctx.tree, NAME, 'Data Stores'),
     )) as vscode.Uri;
     const editor = await until(
       'the query editor',
@@ -167,15 +157,15 @@ suite('queries: the query index, query documents and results', function () {
     const [message] = ui.messages('error');
     assert.match(message, /^Failed to run the query: Query Universe \(8181\) on Query Tests has no query index yet/);
     assert.match(message, /Build Query Index…/);
-    assert.equal(label(await universeChild('Query Index')), 'Query Index');
-    assert.equal((await universeChild('Query Index')).item().description, 'not built');
+    assert.equal(label(await universeChild(ctx.tree, NAME, 'Query Index')), 'Query Index');
+    assert.equal((await universeChild(ctx.tree, NAME, 'Query Index')).item().description, 'not built');
   });
 
   test('Build Query Index… indexes the stores picked, and the Query Index row says what it covers', async () => {
     answer().on('pickMany', /^Build Query Index of Query Universe/, ['PlayerData', 'Inventory']);
     const parts = (await vscode.commands.executeCommand(
       'universeExplorer.buildQueryIndex',
-      await universeChild('Data Stores'),
+      await universeChild(ctx.tree, NAME, 'Data Stores'),
     )) as IndexedPart[];
     assert.deepEqual(ui.messages('error'), []);
     assert.deepEqual(
@@ -187,7 +177,7 @@ suite('queries: the query index, query documents and results', function () {
     );
     assert.match(ui.messages('info')[0], /Inventory, PlayerData · 5 entries · as of \d\d:\d\d, just now/);
     const row = await until('the row to show the index', async () => {
-      const item = (await universeChild('Query Index')).item();
+      const item = (await universeChild(ctx.tree, NAME, 'Query Index')).item();
       return item.contextValue === 'queryIndex.built' && item;
     });
     assert.match(String(row.description), /^Inventory, PlayerData · 5 entries · as of \d\d:\d\d, just now$/);
@@ -403,7 +393,7 @@ suite('queries: the query index, query documents and results', function () {
     answer().on('input', /^Find Value in Query Universe/, '2001');
     const panel = (await vscode.commands.executeCommand(
       'universeExplorer.findValue',
-      await universeChild('Data Stores'),
+      await universeChild(ctx.tree, NAME, 'Data Stores'),
     )) as ResultPanel | undefined;
     assert.deepEqual(ui.messages('error'), []);
     assert.ok(panel);
@@ -450,7 +440,7 @@ suite('queries: the query index, query documents and results', function () {
     answer();
     const parts = (await vscode.commands.executeCommand(
       'universeExplorer.refreshQueryIndex',
-      await universeChild('Query Index'),
+      await universeChild(ctx.tree, NAME, 'Query Index'),
     )) as IndexedPart[];
     assert.deepEqual(ui.messages('error'), []);
     assert.deepEqual(
@@ -460,7 +450,7 @@ suite('queries: the query index, query documents and results', function () {
         ['PlayerData', 4],
       ],
     );
-    assert.match(String((await universeChild('Query Index')).item().description), /· 6 entries ·/);
+    assert.match(String((await universeChild(ctx.tree, NAME, 'Query Index')).item().description), /· 6 entries ·/);
     // The JSON fields are read again after a build.
     const document = await queryDocument("SELECT value->>'' FROM entries");
     const coins = byLabel(await completions(document, after(document, 1, "value->>'"), "'")).get('coins');
@@ -475,7 +465,7 @@ suite('queries: the query index, query documents and results', function () {
     ]);
     const written = (await vscode.commands.executeCommand(
       'universeExplorer.exportQueryIndexParquet',
-      await universeChild('Query Index'),
+      await universeChild(ctx.tree, NAME, 'Query Index'),
     )) as { file: string; rows: number } | undefined;
     assert.deepEqual(ui.messages('error'), []);
     assert.deepEqual(written, { file: path.join(out, 'entries.parquet'), rows: 6 });
@@ -501,7 +491,7 @@ suite('queries: the query index, query documents and results', function () {
     assert.equal(
       await vscode.commands.executeCommand(
         'universeExplorer.exportQueryIndexParquet',
-        await universeChild('Query Index'),
+        await universeChild(ctx.tree, NAME, 'Query Index'),
       ),
       undefined,
     );
@@ -510,7 +500,7 @@ suite('queries: the query index, query documents and results', function () {
   });
 
   test('Load Query Index from Export File… indexes what Export… wrote, and refuses an export of another universe', async () => {
-    const stores = await ctx.tree.getChildren(await universeChild('Data Stores'));
+    const stores = await ctx.tree.getChildren(await universeChild(ctx.tree, NAME, 'Data Stores'));
     const other = stores.find((n) => label(n) === 'Other');
     assert.ok(other, 'the Other store in the tree');
     const file = path.join(service.dir, 'other.ndjson');
@@ -523,7 +513,7 @@ suite('queries: the query index, query documents and results', function () {
     ]);
     const parts = (await vscode.commands.executeCommand(
       'universeExplorer.loadQueryIndexFromFile',
-      await universeChild('Query Index'),
+      await universeChild(ctx.tree, NAME, 'Query Index'),
     )) as IndexedPart[];
     assert.deepEqual(ui.messages('error'), []);
     assert.deepEqual(
@@ -536,7 +526,7 @@ suite('queries: the query index, query documents and results', function () {
     );
     assert.match(ui.messages('info')[0], /: Inventory, Other \(global\), PlayerData · 7 entries · as of/);
     await until('the row to show the file loaded', async () =>
-      /· 7 entries ·/.test(String((await universeChild('Query Index')).item().description)),
+      /· 7 entries ·/.test(String((await universeChild(ctx.tree, NAME, 'Query Index')).item().description)),
     );
     const index = ctx.queryIndexes.index({ connectionId, universeId: U });
     assert.deepEqual((await index.query("SELECT key, value FROM entries WHERE store = 'Other'")).rows, [['x', '2001']]);
@@ -549,7 +539,7 @@ suite('queries: the query index, query documents and results', function () {
     assert.equal(
       await vscode.commands.executeCommand(
         'universeExplorer.loadQueryIndexFromFile',
-        await universeChild('Query Index'),
+        await universeChild(ctx.tree, NAME, 'Query Index'),
       ),
       undefined,
     );
@@ -573,7 +563,7 @@ suite('queries: the query index, query documents and results', function () {
     ui.progress = (_title, task) => task(new AbortController().signal, (message) => reports.push(message));
     const parts = (await vscode.commands.executeCommand(
       'universeExplorer.buildQueryIndex',
-      await universeChild('Query Index'),
+      await universeChild(ctx.tree, NAME, 'Query Index'),
     )) as IndexedPart[];
     assert.deepEqual(ui.messages('error'), []);
     assert.equal(parts.find((p) => p.store === 'Many')?.entries, 300);

@@ -6,11 +6,10 @@ import * as assert from 'node:assert/strict';
 import { suite, suiteSetup, suiteTeardown, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ReviewPanel } from '../../../src/core/review/panel';
-import type { TreeNode } from '../../../src/core/tree/node';
 import type { TestContext } from '../../../src/extension';
 import type { ResultPanel } from '../../../src/queries/results/panel';
 import { SuiteService } from './service';
-import { extensionApi, label, replaceText, reviewCounts, ScriptedUi, until } from './support';
+import { extensionApi, replaceText, reviewCounts, ScriptedUi, universeChild, until } from './support';
 
 const U = 9191;
 const KEY = 'query-bans-tests-key';
@@ -43,20 +42,11 @@ suite('queries: ban the users of a query result', function () {
     return ui;
   }
 
-  async function universeChild(name: string): Promise<TreeNode> {
-    const connection = (await ctx.tree.getChildren()).find((n) => label(n) === NAME);
-    assert.ok(connection, `no ${NAME} connection in the tree`);
-    const [universe] = await ctx.tree.getChildren(connection);
-    const child = (await ctx.tree.getChildren(universe)).find((n) => label(n) === name);
-    assert.ok(child, `no ${name} under the universe`);
-    return child;
-  }
-
   /** Runs `sql` in a new query document; returns its results panel. */
   async function results(sql: string): Promise<ResultPanel> {
     const uri = (await vscode.commands.executeCommand(
       'universeExplorer.queryData',
-      await universeChild('Data Stores'),
+      await universeChild(ctx.tree, NAME, 'Data Stores'),
     )) as vscode.Uri;
     const editor = await until(
       'the query editor',
@@ -95,7 +85,10 @@ suite('queries: ban the users of a query result', function () {
       });
     connectionId = (await service.connect(ctx, NAME, [{ id: U, name: UNIVERSE }])).id;
     answer().on('pickMany', /^Build Query Index of Ban Universe/, ['Coins']);
-    await vscode.commands.executeCommand('universeExplorer.buildQueryIndex', await universeChild('Data Stores'));
+    await vscode.commands.executeCommand(
+      'universeExplorer.buildQueryIndex',
+      await universeChild(ctx.tree, NAME, 'Data Stores'),
+    );
     assert.deepEqual(ui.messages('error'), []);
   });
 

@@ -1,6 +1,8 @@
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { withProgress, type Progress } from '../../../src/core/progress';
 import type { TreeNode } from '../../../src/core/tree/node';
+import type { UniverseTree } from '../../../src/core/tree/provider';
 import type { ReviewPanel } from '../../../src/core/review/panel';
 import { meantValue, type Meaning, type Ui } from '../../../src/core/ui';
 import type { EntryNode, VersionNode } from '../../../src/datastores/tree';
@@ -13,6 +15,20 @@ export const label = (n: TreeNode) => String(n.item().label);
 export const kind = (n: TreeNode | undefined) => String(n?.item().contextValue ?? '');
 export const isEntry = (n: TreeNode): n is EntryNode => kind(n).startsWith('entry');
 export const isVersion = (n: TreeNode): n is VersionNode => kind(n).startsWith('version');
+
+/** The child of `parent` (a root when undefined) labelled `name`; fails naming the labels there are. */
+export async function treeChild(tree: UniverseTree, parent: TreeNode | undefined, name: string): Promise<TreeNode> {
+  const children = await tree.getChildren(parent);
+  const node = children.find((n) => label(n) === name);
+  assert.ok(node, `no ${name} in ${children.map(label).join(', ')}`);
+  return node;
+}
+
+/** The row labelled `name` under the first universe of the connection labelled `connection`. */
+export async function universeChild(tree: UniverseTree, connection: string, name: string): Promise<TreeNode> {
+  const [universe] = await tree.getChildren(await treeChild(tree, undefined, connection));
+  return treeChild(tree, universe, name);
+}
 
 export async function extensionApi(): Promise<ExtensionApi> {
   const ext = vscode.extensions.getExtension<ExtensionApi>(extensionId);
