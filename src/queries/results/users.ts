@@ -1,5 +1,6 @@
 // The user ids of a query result, for Ban Users… and Unban Users Everywhere… of the results panel: which columns
 // hold them, and the distinct ids of every row of one. No vscode here.
+import { readUserId } from '../../api/bans';
 import { t } from '../../core/text';
 import type { ResultColumn } from './protocol';
 
@@ -14,10 +15,11 @@ export function namesUsers(name: string): boolean {
   return /(user|player)(id)?s?$/.test(name.toLowerCase().replace(/[\s_-]/g, ''));
 }
 
-/** A user id: a whole number from 1 to 2^53 - 1, as a number or as its digits. */
+/** A user id: a whole number from 1 to 2^53 - 1, as a number or as its digits (read as a ban list reads them). */
 export function userIdOf(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,16}\s*$/.test(v) ? Number(v) : NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v > 0 ? v : undefined;
+  const id = typeof v === 'string' ? readUserId(v) : undefined;
+  return typeof id === 'number' ? id : undefined;
 }
 
 /** The values a cell holds: a list's items (nested lists flattened), a JSON column's array or value, or the cell. */

@@ -23,12 +23,16 @@ export function selectedOf(rows: readonly LogRow[], keys: ReadonlySet<string>): 
   return { rows: picked.length, userIds: [...new Set(picked.map((r) => r.user))] };
 }
 
+/** Whether the bulk commands take the selection: some users, and at most MOST_SELECTED. */
+export const canHandOver = (s: Pick<Selected, 'userIds'>): boolean =>
+  s.userIds.length > 0 && s.userIds.length <= MOST_SELECTED;
+
 /** `3 users selected`, and the limit when over it. */
 export function describeSelected(s: Selected): string {
   const n = s.userIds.length;
   if (n === 0) return t`No users selected`;
   const users = n === 1 ? t`1 user selected` : t`${n.toLocaleString('en-US')} users selected`;
-  return n > MOST_SELECTED ? t`${users}: at most 10,000 at a time` : users;
+  return n > MOST_SELECTED ? t`${users}: at most ${MOST_SELECTED.toLocaleString('en-US')} at a time` : users;
 }
 
 /** Where the users of a bulk command came from, in words: `12 rows of the restriction log`. */

@@ -4,8 +4,8 @@
 import { element } from '../../../core/pageDom';
 import { t } from '../../../core/text';
 import { localTime } from '../../../core/time';
-import { MOST_SELECTED, type LogRow, type LogState, type ToHost } from '../protocol';
-import { describeSelected, rowKey, selectedOf, selectionScope } from '../selection';
+import type { LogRow, LogState, ToHost } from '../protocol';
+import { canHandOver, describeSelected, rowKey, selectedOf, selectionScope } from '../selection';
 
 /** What the page keeps of the selection: the scope it was made under and its rows' keys. */
 export interface SavedSelection {
@@ -93,7 +93,7 @@ export class RowSelection {
         this.rows.filter((r) => r.run === box.dataset.run),
       );
     this.count.textContent = describeSelected(selected);
-    const disabled = String(selected.userIds.length === 0 || selected.userIds.length > MOST_SELECTED);
+    const disabled = String(!canHandOver(selected));
     this.ban.setAttribute('aria-disabled', disabled);
     this.unban.setAttribute('aria-disabled', disabled);
   }
@@ -122,8 +122,7 @@ export class RowSelection {
   }
 
   private act(type: 'banSelected' | 'unbanSelected'): void {
-    const { rows, userIds } = selectedOf(this.rows, this.keys);
-    if (userIds.length === 0 || userIds.length > MOST_SELECTED) return;
-    this.send({ type, userIds, rows });
+    const selected = selectedOf(this.rows, this.keys);
+    if (canHandOver(selected)) this.send({ type, ...selected });
   }
 }
