@@ -19,8 +19,6 @@ export function localPath(uri: vscode.Uri): string {
   return uri.fsPath;
 }
 
-export { fileStamp, workspaceFile } from '../../core/files';
-
 export const count = (n: number): string => n.toLocaleString('en-US');
 
 /** `1 entry`, `2 entries`. */

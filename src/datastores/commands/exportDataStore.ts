@@ -5,7 +5,8 @@ import type { ExportResult } from '../../api';
 import { t } from '../../core/text';
 import { required, type Ui } from '../../core/ui';
 import { allScopes } from '../listState';
-import { count, entries, localPath, ndjsonFilters, runBulk, seconds, workspaceFile } from './bulk';
+import { workspaceFile } from '../../core/files';
+import { count, entries, localPath, ndjsonFilters, runBulk, seconds } from './bulk';
 import type { DataStoresCommand } from './context';
 import { asDataStore } from './nodes';
 
